@@ -1,0 +1,4 @@
+#ifndef SOUNDSTAGE_CVORBIS_SHIM_H
+#define SOUNDSTAGE_CVORBIS_SHIM_H
+#include <vorbis/vorbisfile.h>
+#endif

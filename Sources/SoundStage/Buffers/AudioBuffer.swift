@@ -1,0 +1,166 @@
+import COpenAL
+import Synchronization
+
+/// A sound in OpenAL memory, with its samples kept in Swift too.
+///
+/// The samples are kept (in their encoded form) so that they can be read for metering and
+/// uploaded again to a new device after the old one was lost. A buffer belongs to its
+/// context's device and can be played by sources in any context on that device.
+///
+/// A source retains the buffer it plays (``AudioSource/setBuffer(_:)``) and every buffer it
+/// has queued, so a buffer is never deleted while in use: OpenAL's name is released exactly
+/// once, when the last Swift reference goes away.
+public final class AudioBuffer: Sendable, CustomStringConvertible {
+    /// The context the buffer was made in (kept alive by the buffer).
+    public let context: AudioContext
+    /// The OpenAL name.
+    let name: ALuint
+    /// The encoding and channel layout.
+    public let format: BufferFormat
+    /// Frames per second.
+    public let sampleRate: Int
+    /// The encoded bytes, exactly as uploaded.
+    public let bytes: [UInt8]
+    /// A label for messages, e.g. the file the sound came from.
+    public let label: String?
+    private let users = Atomic<Int>(0)
+
+    /// Makes a buffer from encoded bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: whole blocks (frames for PCM) of `format`.
+    ///   - format: encoding and channel layout; it must be one OpenAL Soft can play.
+    ///   - sampleRate: frames per second, 1...384000.
+    ///   - label: names the buffer in errors, e.g. the source file.
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a byte count that
+    ///   is not whole blocks, a bad rate or block size; ``SoundStageError/Code-swift.struct/unsupportedFormat``
+    ///   or ``SoundStageError/Code-swift.struct/extensionMissing`` for a format OpenAL cannot take.
+    public init(context: AudioContext, bytes: [UInt8], format: BufferFormat, sampleRate: Int, label: String? = nil) throws {
+        let object = "new buffer" + (label.map { " (\($0))" } ?? "")
+        func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {
+            SoundStageError(code, operation: "AudioBuffer.init", object: object, reason: reason)
+        }
+        guard let (alFormat, ext) = format.alFormat else {
+            throw fail(.unsupportedFormat, "OpenAL Soft has no \(format) format")
+        }
+        if let ext, !context.isExtensionPresent(ext) {
+            throw fail(.extensionMissing, "\(format) needs the AL extension \(ext), which this OpenAL lacks")
+        }
+        if let problem = format.blockAlignmentProblem { throw fail(.invalidArgument, problem) }
+        guard (1...384_000).contains(sampleRate) else {
+            throw fail(.invalidArgument, "sample rate must be in 1...384000 Hz, got \(sampleRate)")
+        }
+        guard bytes.count % format.bytesPerBlock == 0 else {
+            throw fail(.invalidArgument, "\(bytes.count) bytes is not a whole number of \(format.bytesPerBlock)-byte \(format.framesPerBlock == 1 ? "frames" : "blocks") of \(format)")
+        }
+        guard bytes.count <= Int(Int32.max) else {
+            throw fail(.invalidArgument, "\(bytes.count) bytes is more than OpenAL takes in one buffer (2 GiB)")
+        }
+        let alignment = format.framesPerBlock
+        let hasAlignment = context.isExtensionPresent("AL_SOFT_block_alignment")
+        if alignment != 1 && !hasAlignment {
+            throw fail(.extensionMissing, "ADPCM with \(alignment)-frame blocks needs AL_SOFT_block_alignment")
+        }
+        self.name = try OpenAL.withContext(context.handle) {
+            var name: ALuint = 0
+            try OpenAL.call("alGenBuffers", on: object) { alGenBuffers(1, &name) }
+            do {
+                if hasAlignment {
+                    try OpenAL.call("alBufferi(AL_UNPACK_BLOCK_ALIGNMENT_SOFT)", on: object) {
+                        alBufferi(name, AL_UNPACK_BLOCK_ALIGNMENT_SOFT, ALint(alignment == 1 ? 0 : alignment))
+                    }
+                }
+                try OpenAL.call("alBufferData", on: object) {
+                    bytes.withUnsafeBytes { alBufferData(name, alFormat, $0.baseAddress, ALsizei($0.count), ALsizei(sampleRate)) }
+                }
+            } catch {
+                alDeleteBuffers(1, &name)
+                throw error
+            }
+            return name
+        }
+        self.context = context
+        self.format = format
+        self.sampleRate = sampleRate
+        self.bytes = bytes
+        self.label = label
+        Diagnostics.liveBuffers.add(1, ordering: .relaxed)
+    }
+
+    /// Makes a buffer from signed 16-bit samples (interleaved for several channels).
+    public convenience init(context: AudioContext, samples: [Int16], channels: ChannelLayout = .mono, sampleRate: Int, label: String? = nil) throws {
+        try self.init(context: context, bytes: samples.withUnsafeBytes { Array($0) },
+                      format: BufferFormat(.int16, channels), sampleRate: sampleRate, label: label)
+    }
+
+    /// Makes a buffer from 32-bit float samples in -1...1 (interleaved for several channels).
+    public convenience init(context: AudioContext, samples: [Float], channels: ChannelLayout = .mono, sampleRate: Int, label: String? = nil) throws {
+        if let bad = samples.firstIndex(where: { !$0.isFinite }) {
+            throw SoundStageError(.invalidArgument, operation: "AudioBuffer.init", object: "new buffer" + (label.map { " (\($0))" } ?? ""),
+                                  reason: "sample \(bad) is \(samples[bad]); samples must be finite")
+        }
+        try self.init(context: context, bytes: samples.withUnsafeBytes { Array($0) },
+                      format: BufferFormat(.float32, channels), sampleRate: sampleRate, label: label)
+    }
+
+    /// Makes a buffer from unsigned 8-bit samples, silence at 128.
+    public convenience init(context: AudioContext, samples: [UInt8], channels: ChannelLayout = .mono, sampleRate: Int, label: String? = nil) throws {
+        try self.init(context: context, bytes: samples, format: BufferFormat(.uint8, channels), sampleRate: sampleRate, label: label)
+    }
+
+    deinit {
+        var name = self.name
+        try? OpenAL.withContext(context.handle) { alDeleteBuffers(1, &name) }
+        Diagnostics.liveBuffers.subtract(1, ordering: .relaxed)
+    }
+
+    /// For example `buffer 4 (snare.wav)`.
+    public var description: String { "buffer \(name)" + (label.map { " (\($0))" } ?? "") }
+
+    /// Channels per frame.
+    public var channelCount: Int { format.channels.channelCount }
+    /// Bits per sample of the encoding.
+    public var bitsPerSample: Int { format.encoding.bitsPerSample }
+    /// The number of frames.
+    public var frameCount: Int { bytes.count / format.bytesPerBlock * format.framesPerBlock }
+    /// The length in seconds.
+    public var duration: Double { Double(frameCount) / Double(sampleRate) }
+    /// The size of the encoded samples in bytes.
+    public var byteCount: Int { bytes.count }
+
+    /// Whether a source plays or has queued this buffer.
+    public var isInUse: Bool { users.load(ordering: .relaxed) > 0 }
+
+    func retainUse() { users.add(1, ordering: .relaxed) }
+    func releaseUse() { users.subtract(1, ordering: .relaxed) }
+
+    /// The samples as Float32 in -1...1, interleaved, for PCM encodings (nil for the
+    /// compressed ones, which a decoder expands).
+    public func floatSamples() -> [Float]? {
+        switch format.encoding {
+        case .uint8: return bytes.map { (Float($0) - 128) / 128 }
+        case .int16:
+            return bytes.withUnsafeBytes { raw in raw.bindMemory(to: Int16.self).map { Float($0) / 32768 } }
+        case .float32:
+            return bytes.withUnsafeBytes { raw in Array(raw.bindMemory(to: Float.self)) }
+        default: return nil
+        }
+    }
+
+    /// Uploads the same samples into a new buffer in `context` (for example after a lost
+    /// device was replaced).
+    public func copy(to context: AudioContext) throws -> AudioBuffer {
+        try AudioBuffer(context: context, bytes: bytes, format: format, sampleRate: sampleRate, label: label)
+    }
+}
+
+/// Counters of live OpenAL objects, for leak checks in tests and diagnostics.
+public enum Diagnostics {
+    static let liveBuffers = Atomic<Int>(0)
+    static let liveSources = Atomic<Int>(0)
+
+    /// How many ``AudioBuffer`` objects (and so OpenAL buffer names) are alive.
+    public static var bufferCount: Int { liveBuffers.load(ordering: .relaxed) }
+    /// How many ``AudioSource`` objects (and so OpenAL source names) are alive.
+    public static var sourceCount: Int { liveSources.load(ordering: .relaxed) }
+}

@@ -1,0 +1,273 @@
+import COpenAL
+
+/// An OpenAL device: a real output (through a sound server or a sound card) or a loopback
+/// device that renders into memory, faster than real time, for offline renders and tests.
+///
+/// A device is closed when the last reference to it goes away; contexts keep their device
+/// alive, so it is never closed under them.
+public final class AudioDevice: Sendable, CustomStringConvertible {
+    /// What kind of device this is.
+    public enum Kind: Sendable, Hashable {
+        /// A real output device.
+        case output
+        /// A loopback device rendering in the given format (`ALC_SOFT_loopback`).
+        case loopback(RenderFormat)
+    }
+
+    let handle: CHandle
+    /// The device's name as OpenAL reports it.
+    public let name: String
+    /// Output or loopback.
+    public let kind: Kind
+    /// The ALC extensions this device supports.
+    public let extensions: [String]
+    private let extensionSet: Set<String>
+
+    private init(handle: CHandle, kind: Kind) {
+        self.handle = handle
+        self.kind = kind
+        let (name, extensions) = OpenAL.withDevice { () -> (String, [String]) in
+            let name = OpenAL.string(alcGetString(handle.raw, ALC_ALL_DEVICES_SPECIFIER))
+                ?? OpenAL.string(alcGetString(handle.raw, ALC_DEVICE_SPECIFIER)) ?? "unnamed"
+            let ext = OpenAL.string(alcGetString(handle.raw, ALC_EXTENSIONS)) ?? ""
+            return (name, ext.split(separator: " ").map(String.init))
+        }
+        self.name = name
+        self.extensions = extensions
+        self.extensionSet = Set(extensions)
+    }
+
+    deinit {
+        let raw = handle.raw
+        OpenAL.withDevice { _ = alcCloseDevice(raw) }
+    }
+
+    /// For example `device 'ALSA Default'` or `loopback device (48000 Hz stereo float32)`.
+    public var description: String {
+        switch kind {
+        case .output: return "device '\(name)'"
+        case .loopback(let format): return "loopback device (\(format))"
+        }
+    }
+
+    /// The render format of a loopback device, nil for a real output.
+    public var loopbackFormat: RenderFormat? {
+        if case .loopback(let format) = kind { return format }
+        return nil
+    }
+
+    // MARK: - Enumeration
+
+    /// Whether OpenAL has the ALC extension `name` without a device (e.g. `ALC_SOFT_loopback`).
+    public static func isExtensionPresent(_ name: String) -> Bool {
+        OpenAL.withDevice { alcIsExtensionPresent(nil, name) != ALC_FALSE }
+    }
+
+    /// The ALC extensions available without a device.
+    public static var extensions: [String] {
+        OpenAL.withDevice {
+            (OpenAL.string(alcGetString(nil, ALC_EXTENSIONS)) ?? "").split(separator: " ").map(String.init)
+        }
+    }
+
+    private static var enumerateAll: Bool {
+        alcIsExtensionPresent(nil, "ALC_ENUMERATE_ALL_EXT") != ALC_FALSE
+    }
+
+    /// The names of the output devices OpenAL can see (`ALC_ALL_DEVICES_SPECIFIER` where
+    /// `ALC_ENUMERATE_ALL_EXT` is present, `ALC_DEVICE_SPECIFIER` otherwise).
+    public static var outputDevices: [String] {
+        OpenAL.withDevice {
+            OpenAL.stringList(alcGetString(nil, enumerateAll ? ALC_ALL_DEVICES_SPECIFIER : ALC_DEVICE_SPECIFIER))
+        }
+    }
+
+    /// The names of the capture (input) devices.
+    public static var captureDevices: [String] {
+        OpenAL.withDevice { OpenAL.stringList(alcGetString(nil, ALC_CAPTURE_DEVICE_SPECIFIER)) }
+    }
+
+    /// The default output device's name, nil when there is none.
+    public static var defaultOutputDevice: String? {
+        OpenAL.withDevice {
+            let s = OpenAL.string(alcGetString(
+                nil, enumerateAll ? ALC_DEFAULT_ALL_DEVICES_SPECIFIER : ALC_DEFAULT_DEVICE_SPECIFIER))
+            return (s?.isEmpty ?? true) ? nil : s
+        }
+    }
+
+    /// The default capture device's name, nil when there is none.
+    public static var defaultCaptureDevice: String? {
+        OpenAL.withDevice {
+            let s = OpenAL.string(alcGetString(nil, ALC_CAPTURE_DEFAULT_DEVICE_SPECIFIER))
+            return (s?.isEmpty ?? true) ? nil : s
+        }
+    }
+
+    // MARK: - Opening
+
+    /// What to do when no output device opens, for error messages.
+    static let noDeviceAdvice = "start a sound server (PulseAudio or PipeWire), choose OpenAL Soft's backend with ALSOFT_DRIVERS (ALSOFT_DRIVERS=null gives a silent device), or render offline with AudioDevice.openLoopback(format:)"
+
+    /// Opens the default output device, or the one named `name` (one of ``outputDevices``).
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/deviceNotFound`` for a name that is not
+    ///   listed, ``SoundStageError/Code-swift.struct/noOutputDevice`` when no device opens; the
+    ///   error names the ways out. SoundStage never substitutes a null or offline device on
+    ///   its own: ask for ``openLoopback(format:)`` when that is what you want.
+    public static func openOutput(named name: String? = nil) throws -> AudioDevice {
+        let object = name.map { "device '\($0)'" } ?? "the default output device"
+        let available = outputDevices
+        if let name, !available.contains(name) {
+            throw SoundStageError(
+                .deviceNotFound, operation: "AudioDevice.openOutput", object: object,
+                reason: "no such output device; available: \(available.isEmpty ? "none" : available.joined(separator: ", "))")
+        }
+        if available.isEmpty {
+            throw SoundStageError(
+                .noOutputDevice, operation: "AudioDevice.openOutput", object: object,
+                reason: "OpenAL lists no output device: \(noDeviceAdvice)")
+        }
+        let raw: OpaquePointer? = OpenAL.withDevice {
+            let device = alcOpenDevice(name)
+            if device == nil { _ = alcGetError(nil) }
+            return device
+        }
+        guard let raw else {
+            throw SoundStageError(
+                .noOutputDevice, operation: "alcOpenDevice", object: object,
+                reason: "the device did not open (no sound server or sound card answered): \(noDeviceAdvice)")
+        }
+        return AudioDevice(handle: CHandle(raw: raw), kind: .output)
+    }
+
+    /// Opens a loopback device that renders `format` into memory when asked
+    /// (``render(frames:)``), as fast as the CPU allows. Needs `ALC_SOFT_loopback`.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/extensionMissing`` without the extension,
+    ///   ``SoundStageError/Code-swift.struct/unsupportedFormat`` for a format OpenAL Soft
+    ///   cannot render (the sample rate must be 8000...192000 Hz).
+    public static func openLoopback(format: RenderFormat = RenderFormat()) throws -> AudioDevice {
+        let object = "loopback device (\(format))"
+        guard isExtensionPresent("ALC_SOFT_loopback") else {
+            throw SoundStageError(
+                .extensionMissing, operation: "AudioDevice.openLoopback", object: object,
+                reason: "this OpenAL has no ALC_SOFT_loopback; offline rendering needs OpenAL Soft")
+        }
+        guard (8_000...192_000).contains(format.sampleRate) else {
+            throw SoundStageError(
+                .unsupportedFormat, operation: "AudioDevice.openLoopback", object: object,
+                reason: "sample rate must be in 8000...192000 Hz, got \(format.sampleRate)")
+        }
+        let result: Result<OpaquePointer, SoundStageError> = OpenAL.withDevice {
+            guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
+                _ = alcGetError(nil)
+                return .failure(SoundStageError(
+                    .noOutputDevice, operation: "alcLoopbackOpenDeviceSOFT", object: object,
+                    reason: "OpenAL Soft could not open a loopback device"))
+            }
+            let ok = alcIsRenderFormatSupportedSOFT(
+                raw, ALCsizei(format.sampleRate), format.channels.alcValue, format.sampleType.alcValue)
+            if ok == ALC_FALSE {
+                _ = alcCloseDevice(raw)
+                return .failure(SoundStageError(
+                    .unsupportedFormat, operation: "alcIsRenderFormatSupportedSOFT", object: object,
+                    reason: "OpenAL Soft cannot render this format"))
+            }
+            return .success(raw)
+        }
+        return AudioDevice(handle: CHandle(raw: try result.get()), kind: .loopback(format))
+    }
+
+    // MARK: - Queries
+
+    /// Whether this device has the ALC extension `name`.
+    public func isExtensionPresent(_ name: String) -> Bool { extensionSet.contains(name) }
+
+    /// The HRTF data sets this device can use (`ALC_SOFT_HRTF`), by name. Empty without the
+    /// extension.
+    public var availableHRTFs: [String] {
+        guard isExtensionPresent("ALC_SOFT_HRTF") else { return [] }
+        return OpenAL.withDevice {
+            var count: ALCint = 0
+            alcGetIntegerv(handle.raw, ALC_NUM_HRTF_SPECIFIERS_SOFT, 1, &count)
+            return (0..<max(0, count)).compactMap { OpenAL.string(alcGetStringiSOFT(handle.raw, ALC_HRTF_SPECIFIER_SOFT, $0)) }
+        }
+    }
+
+    /// Whether the device is still connected (`ALC_EXT_disconnect`); always true without the
+    /// extension. A lost output device (unplugged, sound server gone) reads false.
+    public var isConnected: Bool {
+        guard isExtensionPresent("ALC_EXT_disconnect") else { return true }
+        return OpenAL.withDevice {
+            var value: ALCint = 1
+            alcGetIntegerv(handle.raw, ALC_CONNECTED, 1, &value)
+            return value != 0
+        }
+    }
+
+    /// Reads one ALC integer of this device. Only under ``OpenAL/lock``.
+    func integerLocked(_ param: Int32) -> Int32 {
+        var value: ALCint = 0
+        alcGetIntegerv(handle.raw, param, 1, &value)
+        return value
+    }
+
+    // MARK: - Rendering
+
+    /// Renders `frames` frames of the mix of every context on this loopback device.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` on a real output device,
+    ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a negative count.
+    public func render(frames: Int) throws -> RenderedAudio {
+        guard let format = loopbackFormat else {
+            throw SoundStageError(
+                .invalidState, operation: "AudioDevice.render", object: description,
+                reason: "only a loopback device renders on request; open one with AudioDevice.openLoopback(format:)")
+        }
+        guard frames >= 0 else {
+            throw SoundStageError(
+                .invalidArgument, operation: "AudioDevice.render", object: description,
+                reason: "frame count must not be negative, got \(frames)")
+        }
+        let count = frames * format.channels.channelCount
+        switch format.sampleType {
+        case .float32:
+            let samples = try [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                try renderRaw(into: UnsafeMutableRawBufferPointer(buffer), frames: frames)
+                initialized = count
+            }
+            return RenderedAudio(format: format, samples: samples)
+        case .int16:
+            var ints = [Int16](repeating: 0, count: count)
+            try ints.withUnsafeMutableBytes { try renderRaw(into: $0, frames: frames) }
+            return RenderedAudio(format: format, samples: ints.map { Float($0) / 32768 })
+        }
+    }
+
+    /// Renders `frames` frames straight into `buffer`, in the device's own format (Int16 or
+    /// Float32, interleaved). The buffer must hold `frames * bytesPerFrame` bytes.
+    public func render(into buffer: UnsafeMutableRawBufferPointer, frames: Int) throws {
+        guard let format = loopbackFormat else {
+            throw SoundStageError(
+                .invalidState, operation: "AudioDevice.render(into:)", object: description,
+                reason: "only a loopback device renders on request")
+        }
+        guard frames >= 0, buffer.count >= frames * format.bytesPerFrame else {
+            throw SoundStageError(
+                .invalidArgument, operation: "AudioDevice.render(into:)", object: description,
+                reason: "a buffer of \(buffer.count) bytes cannot hold \(frames) frames of \(format.bytesPerFrame) bytes")
+        }
+        try renderRaw(into: buffer, frames: frames)
+    }
+
+    private func renderRaw(into buffer: UnsafeMutableRawBufferPointer, frames: Int) throws {
+        guard frames > 0, let base = buffer.baseAddress else { return }
+        let raw = handle.raw
+        try OpenAL.withDevice {
+            try OpenAL.callALC(raw, "alcRenderSamplesSOFT", on: description) {
+                alcRenderSamplesSOFT(raw, base, ALCsizei(frames))
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+/// The one error type SoundStage throws.
+///
+/// Every error names the ``operation`` that failed and the ``object`` it was applied to
+/// (a device, a context, a buffer with its file name, a source), and carries a ``code``
+/// that `catch` can match:
+///
+/// ```swift
+/// do {
+///     _ = try AudioSource(context: context)
+/// } catch let error as SoundStageError where error.code == .sourceLimitReached {
+///     print(error)   // "AudioSource.init on context 1: source limit reached: ..."
+/// }
+/// ```
+public struct SoundStageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as a value `catch` clauses can match.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The numeric value. OpenAL (`AL_*`) and ALC (`ALC_*`) error codes keep their
+        /// C values; SoundStage's own codes live in `0x5500...`.
+        public var rawValue: Int32
+        /// Creates a code from its raw value.
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// `AL_INVALID_NAME`: OpenAL did not know the object's name.
+        public static let alInvalidName = Code(rawValue: 0xA001)
+        /// `AL_INVALID_ENUM`: OpenAL did not know the parameter.
+        public static let alInvalidEnum = Code(rawValue: 0xA002)
+        /// `AL_INVALID_VALUE`: OpenAL rejected a value.
+        public static let alInvalidValue = Code(rawValue: 0xA003)
+        /// `AL_INVALID_OPERATION`: OpenAL refused the operation in the current state.
+        public static let alInvalidOperation = Code(rawValue: 0xA004)
+        /// `AL_OUT_OF_MEMORY`: OpenAL could not allocate.
+        public static let alOutOfMemory = Code(rawValue: 0xA005)
+        /// `ALC_INVALID_DEVICE`.
+        public static let alcInvalidDevice = Code(rawValue: 0xA001 + 0x1000)
+        /// `ALC_INVALID_CONTEXT`.
+        public static let alcInvalidContext = Code(rawValue: 0xA002 + 0x1000)
+        /// `ALC_INVALID_ENUM`.
+        public static let alcInvalidEnum = Code(rawValue: 0xA003 + 0x1000)
+        /// `ALC_INVALID_VALUE`.
+        public static let alcInvalidValue = Code(rawValue: 0xA004 + 0x1000)
+        /// `ALC_OUT_OF_MEMORY`.
+        public static let alcOutOfMemory = Code(rawValue: 0xA005 + 0x1000)
+
+        /// No output device could be opened (no sound server, no sound card).
+        public static let noOutputDevice = Code(rawValue: 0x5501)
+        /// A named device does not exist.
+        public static let deviceNotFound = Code(rawValue: 0x5502)
+        /// The requested loopback render format is not supported.
+        public static let unsupportedFormat = Code(rawValue: 0x5503)
+        /// An argument was out of range or malformed; ``SoundStageError/reason`` says which.
+        public static let invalidArgument = Code(rawValue: 0x5504)
+        /// The context's source limit is reached; release a source or ask for more.
+        public static let sourceLimitReached = Code(rawValue: 0x5505)
+        /// The operation is not allowed in the object's current state (for example
+        /// changing the buffer of a playing source).
+        public static let invalidState = Code(rawValue: 0x5506)
+        /// An OpenAL or ALC extension the operation needs is missing.
+        public static let extensionMissing = Code(rawValue: 0x5507)
+        /// Two objects from different devices or contexts were combined.
+        public static let wrongContext = Code(rawValue: 0x5508)
+        /// A property is read-only.
+        public static let readOnly = Code(rawValue: 0x5509)
+        /// A file or in-memory sound could not be read or decoded.
+        public static let decodingFailed = Code(rawValue: 0x550A)
+        /// A file could not be opened, read or written.
+        public static let fileAccess = Code(rawValue: 0x550B)
+
+        /// A readable name for the code.
+        public var description: String {
+            switch self {
+            case .alInvalidName: return "AL_INVALID_NAME"
+            case .alInvalidEnum: return "AL_INVALID_ENUM"
+            case .alInvalidValue: return "AL_INVALID_VALUE"
+            case .alInvalidOperation: return "AL_INVALID_OPERATION"
+            case .alOutOfMemory: return "AL_OUT_OF_MEMORY"
+            case .alcInvalidDevice: return "ALC_INVALID_DEVICE"
+            case .alcInvalidContext: return "ALC_INVALID_CONTEXT"
+            case .alcInvalidEnum: return "ALC_INVALID_ENUM"
+            case .alcInvalidValue: return "ALC_INVALID_VALUE"
+            case .alcOutOfMemory: return "ALC_OUT_OF_MEMORY"
+            case .noOutputDevice: return "no output device"
+            case .deviceNotFound: return "device not found"
+            case .unsupportedFormat: return "unsupported format"
+            case .invalidArgument: return "invalid argument"
+            case .sourceLimitReached: return "source limit reached"
+            case .invalidState: return "invalid state"
+            case .extensionMissing: return "extension missing"
+            case .wrongContext: return "wrong context"
+            case .readOnly: return "read-only"
+            case .decodingFailed: return "decoding failed"
+            case .fileAccess: return "file access"
+            default: return "error 0x\(String(rawValue, radix: 16))"
+            }
+        }
+
+        /// Maps an `alGetError` value.
+        static func al(_ code: Int32) -> Code { Code(rawValue: code) }
+        /// Maps an `alcGetError` value (ALC codes overlap AL's, so they are offset).
+        static func alc(_ code: Int32) -> Code { Code(rawValue: code + 0x1000) }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// The operation that failed, e.g. `"alSourcef(AL_GAIN)"` or `"AudioSource.set(gain)"`.
+    public var operation: String
+    /// The object it was applied to, e.g. `"source 3 in context 1"` or `"buffer 7 (snare.wav)"`.
+    public var object: String
+    /// Why, in words, and what to do about it where there is something to do.
+    public var reason: String
+
+    /// Creates an error.
+    public init(_ code: Code, operation: String, object: String, reason: String) {
+        self.code = code
+        self.operation = operation
+        self.object = object
+        self.reason = reason
+    }
+
+    /// One line: operation, object, code and reason.
+    public var description: String {
+        "\(operation) on \(object): \(code): \(reason)"
+    }
+}

@@ -1,0 +1,353 @@
+import COpenAL
+import Synchronization
+
+/// Where a source is in its life (`AL_SOURCE_STATE`).
+public enum SourceState: Sendable, Hashable {
+    /// Never played, or rewound.
+    case initial
+    /// Playing.
+    case playing
+    /// Paused; play resumes from the same offset.
+    case paused
+    /// Stopped, or played to the end.
+    case stopped
+
+    init(al value: Int32) {
+        switch value {
+        case AL_PLAYING: self = .playing
+        case AL_PAUSED: self = .paused
+        case AL_STOPPED: self = .stopped
+        default: self = .initial
+        }
+    }
+}
+
+/// How a source is fed (`AL_SOURCE_TYPE`).
+public enum SourceType: Sendable, Hashable {
+    /// No buffer yet.
+    case undetermined
+    /// One buffer set with ``AudioSource/setBuffer(_:)``.
+    case `static`
+    /// Buffers queued with ``AudioSource/queue(_:)``.
+    case streaming
+
+    init(al value: Int32) {
+        switch value {
+        case AL_STATIC: self = .static
+        case AL_STREAMING: self = .streaming
+        default: self = .undetermined
+        }
+    }
+}
+
+/// Whether a source is positioned in 3D (`AL_SOURCE_SPATIALIZE_SOFT`).
+public enum Spatialization: Sendable, Hashable {
+    /// Never positioned: played as-is, even a mono sound.
+    case off
+    /// Always positioned, even a stereo or multichannel sound (downmixed first).
+    case on
+    /// OpenAL's default: mono sounds are positioned, others are not.
+    case auto
+
+    var alValue: Int32 {
+        switch self {
+        case .off: return AL_FALSE
+        case .on: return AL_TRUE
+        case .auto: return AL_AUTO_SOFT
+        }
+    }
+
+    init(al value: Int32) {
+        switch value {
+        case AL_FALSE: self = .off
+        case AL_TRUE: self = .on
+        default: self = .auto
+        }
+    }
+}
+
+/// A playback offset together with the output latency behind it (`AL_SOFT_source_latency`):
+/// what the listener hears now is `offset - latency`.
+public struct OffsetWithLatency: Sendable, Hashable {
+    /// The playback offset in seconds, as the mixer sees it.
+    public var offset: Double
+    /// How long until a sample mixed now reaches the output, in seconds.
+    public var latency: Double
+    /// The offset being heard right now.
+    public var heard: Double { max(0, offset - latency) }
+}
+
+/// A sound emitter: plays a buffer (or a queue of buffers) at a place in the context's 3D
+/// world.
+///
+/// Every OpenAL 1.1 source property, and those of OpenAL Soft 1.19, is a typed
+/// ``Property``: `try source.set(.position, to: [1, 0, 0])`, `source.get(.state)`.
+/// A source retains its buffers and its context; its OpenAL name is released exactly once,
+/// when the last reference goes away.
+public final class AudioSource: Sendable, CustomStringConvertible {
+    private struct Feed {
+        var buffer: AudioBuffer?
+        var queue: [AudioBuffer] = []
+    }
+
+    /// The context the source lives in.
+    public let context: AudioContext
+    let name: ALuint
+    private let feed = Mutex(Feed())
+
+    /// Makes a source in `context`.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/sourceLimitReached`` when the context
+    ///   already has ``AudioContext/sourceLimit`` sources (ask for more with
+    ///   ``ContextAttributes/monoSources``, or release some).
+    public init(context: AudioContext) throws {
+        let limit = context.sourceLimit
+        var current = context.liveSources.load(ordering: .relaxed)
+        while true {
+            guard current < limit else {
+                throw SoundStageError(
+                    .sourceLimitReached, operation: "AudioSource.init", object: context.description,
+                    reason: "the context already has \(current) of its \(limit) sources; release one, or create the context with more monoSources/stereoSources")
+            }
+            let (exchanged, original) = context.liveSources.compareExchange(
+                expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { break }
+            current = original
+        }
+        do {
+            name = try OpenAL.withContext(context.handle) {
+                var name: ALuint = 0
+                try OpenAL.call("alGenSources", on: context.description) { alGenSources(1, &name) }
+                return name
+            }
+        } catch {
+            context.liveSources.subtract(1, ordering: .relaxed)
+            throw error
+        }
+        self.context = context
+        Diagnostics.liveSources.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        var name = self.name
+        try? OpenAL.withContext(context.handle) { alDeleteSources(1, &name) }
+        feed.withLock { feed in
+            feed.buffer?.releaseUse()
+            feed.queue.forEach { $0.releaseUse() }
+        }
+        context.liveSources.subtract(1, ordering: .relaxed)
+        Diagnostics.liveSources.subtract(1, ordering: .relaxed)
+    }
+
+    /// For example `source 5 in context 2`.
+    public var description: String { "source \(name) in \(context)" }
+
+    // MARK: - Properties
+
+    /// Reads a property.
+    public func get<V>(_ property: Property<AudioSource, V>) -> V { readProperty(property) }
+
+    /// Writes a property after validating it; OpenAL never sees an invalid value.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` naming the property and
+    ///   the allowed range, ``SoundStageError/Code-swift.struct/readOnly``, or
+    ///   ``SoundStageError/Code-swift.struct/extensionMissing``.
+    public func set<V>(_ property: Property<AudioSource, V>, to value: V) throws {
+        var extra: String?
+        if let unit = property.offsetUnit {
+            extra = offsetProblem(unit: unit, value: value)
+        }
+        try writeProperty(property, value, extraCheck: extra)
+    }
+
+    /// The playing state.
+    public var state: SourceState { self.get(.state) }
+
+    /// Whether the source is playing.
+    public var isPlaying: Bool { state == .playing }
+
+    /// Length of what the source plays, in frames, bytes and its sample rate; nil with no buffer.
+    private var length: (frames: Int, bytes: Int, sampleRate: Int)? {
+        feed.withLock { feed in
+            if let buffer = feed.buffer { return (buffer.frameCount, buffer.byteCount, buffer.sampleRate) }
+            guard let first = feed.queue.first else { return nil }
+            return (feed.queue.reduce(0) { $0 + $1.frameCount }, feed.queue.reduce(0) { $0 + $1.byteCount }, first.sampleRate)
+        }
+    }
+
+    private func offsetProblem<V>(unit: OffsetUnit, value: V) -> String? {
+        guard let length else { return nil }
+        let (position, limit, what): (Double, Double, String)
+        switch unit {
+        case .seconds:
+            position = Double(value as? Float ?? 0)
+            limit = Double(length.frames) / Double(length.sampleRate)
+            what = "seconds"
+        case .samples:
+            position = Double(value as? Int ?? 0)
+            limit = Double(length.frames)
+            what = "samples"
+        case .bytes:
+            position = Double(value as? Int ?? 0)
+            limit = Double(length.bytes)
+            what = "bytes"
+        }
+        if position >= limit && limit > 0 {
+            return "offset \(position) \(what) is past the end (\(limit) \(what))"
+        }
+        return nil
+    }
+
+    // MARK: - Buffers
+
+    /// The buffer set with ``setBuffer(_:)``, nil for none or for a streaming source.
+    public var buffer: AudioBuffer? { feed.withLock { $0.buffer } }
+
+    /// The buffers queued with ``queue(_:)`` and not yet unqueued, in play order.
+    public var queuedBuffers: [AudioBuffer] { feed.withLock { $0.queue } }
+
+    /// Sets the one buffer this source plays (nil detaches it), replacing any queue. The
+    /// source retains the buffer until it is replaced or the source is released.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` while playing or paused
+    ///   (stop first), ``SoundStageError/Code-swift.struct/wrongContext`` for a buffer of
+    ///   another device.
+    public func setBuffer(_ buffer: AudioBuffer?) throws {
+        let operation = "AudioSource.setBuffer"
+        if let buffer, buffer.context.device !== context.device {
+            throw SoundStageError(.wrongContext, operation: operation, object: description,
+                                  reason: "\(buffer) belongs to \(buffer.context.device), not \(context.device)")
+        }
+        try OpenAL.withContext(context.handle) {
+            var state: ALint = 0
+            alGetSourcei(name, AL_SOURCE_STATE, &state)
+            if state == AL_PLAYING || state == AL_PAUSED {
+                throw SoundStageError(.invalidState, operation: operation, object: description,
+                                      reason: "cannot change the buffer of a \(SourceState(al: state)) source; stop it first")
+            }
+            try OpenAL.call("alSourcei(AL_BUFFER)", on: description) {
+                alSourcei(name, AL_BUFFER, ALint(bitPattern: buffer?.name ?? 0))
+            }
+            buffer?.retainUse()
+            feed.withLock { feed in
+                feed.buffer?.releaseUse()
+                feed.queue.forEach { $0.releaseUse() }
+                feed.buffer = buffer
+                feed.queue = []
+            }
+        }
+    }
+
+    /// Appends buffers to the source's queue, for streaming. All queued buffers must share
+    /// one format and sample rate. The source retains them until they are unqueued.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` on a source with a buffer
+    ///   set by ``setBuffer(_:)``, ``SoundStageError/Code-swift.struct/invalidArgument`` for
+    ///   mixed formats, ``SoundStageError/Code-swift.struct/wrongContext`` for buffers of
+    ///   another device.
+    public func queue(_ buffers: [AudioBuffer]) throws {
+        let operation = "AudioSource.queue"
+        guard !buffers.isEmpty else { return }
+        for buffer in buffers where buffer.context.device !== context.device {
+            throw SoundStageError(.wrongContext, operation: operation, object: description,
+                                  reason: "\(buffer) belongs to \(buffer.context.device), not \(context.device)")
+        }
+        try OpenAL.withContext(context.handle) {
+            let (staticBuffer, first) = feed.withLock { ($0.buffer, $0.queue.first) }
+            if let staticBuffer {
+                throw SoundStageError(.invalidState, operation: operation, object: description,
+                                      reason: "the source plays \(staticBuffer) as a static buffer; call setBuffer(nil) before queueing")
+            }
+            let reference = first ?? buffers[0]
+            for buffer in buffers where buffer.format != reference.format || buffer.sampleRate != reference.sampleRate {
+                throw SoundStageError(.invalidArgument, operation: operation, object: description,
+                                      reason: "\(buffer) is \(buffer.format) at \(buffer.sampleRate) Hz but the queue is \(reference.format) at \(reference.sampleRate) Hz")
+            }
+            var names = buffers.map(\.name)
+            try OpenAL.call("alSourceQueueBuffers", on: description) {
+                alSourceQueueBuffers(name, ALsizei(names.count), &names)
+            }
+            buffers.forEach { $0.retainUse() }
+            feed.withLock { $0.queue.append(contentsOf: buffers) }
+        }
+    }
+
+    /// Removes the buffers the source has finished playing from the front of its queue and
+    /// returns them, ready to be refilled or dropped.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` on a looping source
+    ///   (OpenAL never finishes a looping queue's buffers).
+    public func unqueueProcessedBuffers() throws -> [AudioBuffer] {
+        try OpenAL.withContext(context.handle) {
+            var looping: ALint = 0
+            alGetSourcei(name, AL_LOOPING, &looping)
+            var processed: ALint = 0
+            alGetSourcei(name, AL_BUFFERS_PROCESSED, &processed)
+            let isStreaming = feed.withLock { $0.buffer == nil && !$0.queue.isEmpty }
+            guard isStreaming, processed > 0 else { return [] }
+            if looping != 0 {
+                throw SoundStageError(.invalidState, operation: "AudioSource.unqueueProcessedBuffers", object: description,
+                                      reason: "a looping source cannot unqueue; turn looping off first")
+            }
+            var names = [ALuint](repeating: 0, count: Int(processed))
+            try OpenAL.call("alSourceUnqueueBuffers", on: description) {
+                alSourceUnqueueBuffers(name, processed, &names)
+            }
+            return feed.withLock { feed in
+                let done = Array(feed.queue.prefix(Int(processed)))
+                feed.queue.removeFirst(done.count)
+                done.forEach { $0.releaseUse() }
+                return done
+            }
+        }
+    }
+
+    // MARK: - Playback
+
+    /// Starts playing (or resumes a paused source, or restarts a playing one).
+    public func play() throws { try control("alSourcePlay", alSourcePlay) }
+    /// Pauses, keeping the offset.
+    public func pause() throws { try control("alSourcePause", alSourcePause) }
+    /// Stops; the offset goes back to 0 at the next play.
+    public func stop() throws { try control("alSourceStop", alSourceStop) }
+    /// Stops and returns to ``SourceState/initial`` with offset 0.
+    public func rewind() throws { try control("alSourceRewind", alSourceRewind) }
+
+    private func control(_ operation: String, _ call: (ALuint) -> Void) throws {
+        try OpenAL.withContext(context.handle) {
+            try OpenAL.call(operation, on: description) { call(name) }
+        }
+    }
+
+    /// Starts all `sources` on the same sample (`alSourcePlayv`). They must share a context.
+    public static func play(_ sources: [AudioSource]) throws { try controlAll(sources, "alSourcePlayv", alSourcePlayv) }
+    /// Pauses all `sources` at once (`alSourcePausev`).
+    public static func pause(_ sources: [AudioSource]) throws { try controlAll(sources, "alSourcePausev", alSourcePausev) }
+    /// Stops all `sources` at once (`alSourceStopv`).
+    public static func stop(_ sources: [AudioSource]) throws { try controlAll(sources, "alSourceStopv", alSourceStopv) }
+    /// Rewinds all `sources` at once (`alSourceRewindv`).
+    public static func rewind(_ sources: [AudioSource]) throws { try controlAll(sources, "alSourceRewindv", alSourceRewindv) }
+
+    private static func controlAll(
+        _ sources: [AudioSource], _ operation: String,
+        _ call: (ALsizei, UnsafePointer<ALuint>?) -> Void
+    ) throws {
+        guard let first = sources.first else { return }
+        for source in sources where source.context !== first.context {
+            throw SoundStageError(.wrongContext, operation: operation, object: source.description,
+                                  reason: "all sources must share one context; the first is in \(first.context)")
+        }
+        let names = sources.map(\.name)
+        try OpenAL.withContext(first.context.handle) {
+            try OpenAL.call(operation, on: "\(sources.count) sources in \(first.context)") {
+                names.withUnsafeBufferPointer { call(ALsizei($0.count), $0.baseAddress) }
+            }
+        }
+    }
+}
+
+extension AudioSource: PropertyOwner {
+    var owningContext: AudioContext { context }
+    var propertyObjectName: ALuint { name }
+    var objectDescription: String { description }
+}

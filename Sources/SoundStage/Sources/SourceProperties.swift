@@ -1,0 +1,191 @@
+import COpenAL
+
+// The property table of AudioSource: every OpenAL 1.1 source property and those of
+// OpenAL Soft 1.19, each with the checks that keep OpenAL from ever seeing a bad value.
+
+private func readFloat(_ n: ALuint, _ p: Int32) -> Float { var v: Float = 0; alGetSourcef(n, p, &v); return v }
+private func readInt(_ n: ALuint, _ p: Int32) -> Int32 { var v: ALint = 0; alGetSourcei(n, p, &v); return v }
+private func readVector(_ n: ALuint, _ p: Int32) -> SIMD3<Float> {
+    var x: Float = 0, y: Float = 0, z: Float = 0
+    alGetSource3f(n, p, &x, &y, &z)
+    return SIMD3(x, y, z)
+}
+
+extension Property where Owner == AudioSource, Value == Float {
+    private static func float(_ name: String, _ param: Int32, _ range: ClosedRange<Float>, extension ext: String? = nil) -> Self {
+        Property(name, param, extension: ext, read: readFloat,
+                 write: { n, p, v in alSourcef(n, p, v) },
+                 validate: ALValue.checkRange(name, range))
+    }
+
+    /// Linear gain (`AL_GAIN`), at least 0. Default 1.
+    public static var gain: Self { float("gain", AL_GAIN, ALValue.atLeastZero) }
+    /// The lowest gain distance attenuation can bring the source to (`AL_MIN_GAIN`), 0...1. Default 0.
+    public static var minGain: Self { float("minGain", AL_MIN_GAIN, ALValue.unit) }
+    /// The highest gain after attenuation (`AL_MAX_GAIN`), 0...1. Default 1.
+    public static var maxGain: Self { float("maxGain", AL_MAX_GAIN, ALValue.unit) }
+    /// Playback speed and pitch factor (`AL_PITCH`), at least 0. Default 1.
+    public static var pitch: Self { float("pitch", AL_PITCH, ALValue.atLeastZero) }
+    /// Inside this angle around ``direction`` the source plays at full gain
+    /// (`AL_CONE_INNER_ANGLE`), 0...360 degrees. Default 360.
+    public static var coneInnerAngle: Self { float("coneInnerAngle", AL_CONE_INNER_ANGLE, 0...360) }
+    /// Outside this angle the gain is ``coneOuterGain`` (`AL_CONE_OUTER_ANGLE`), 0...360 degrees. Default 360.
+    public static var coneOuterAngle: Self { float("coneOuterAngle", AL_CONE_OUTER_ANGLE, 0...360) }
+    /// The gain outside the outer cone (`AL_CONE_OUTER_GAIN`), 0...1. Default 0.
+    public static var coneOuterGain: Self { float("coneOuterGain", AL_CONE_OUTER_GAIN, ALValue.unit) }
+    /// The distance at which attenuation starts (`AL_REFERENCE_DISTANCE`), at least 0. Default 1.
+    public static var referenceDistance: Self { float("referenceDistance", AL_REFERENCE_DISTANCE, ALValue.atLeastZero) }
+    /// The distance beyond which clamped models stop attenuating (`AL_MAX_DISTANCE`), at
+    /// least 0. Default `Float.greatestFiniteMagnitude`.
+    public static var maxDistance: Self { float("maxDistance", AL_MAX_DISTANCE, ALValue.atLeastZero) }
+    /// How fast gain falls with distance (`AL_ROLLOFF_FACTOR`), at least 0. Default 1.
+    public static var rolloffFactor: Self { float("rolloffFactor", AL_ROLLOFF_FACTOR, ALValue.atLeastZero) }
+    /// The source's radius in units (`AL_SOURCE_RADIUS`, `AL_EXT_SOURCE_RADIUS`): a large
+    /// source near the listener sounds spread rather than pin-point. At least 0. Default 0.
+    public static var radius: Self { float("radius", AL_SOURCE_RADIUS, ALValue.atLeastZero, extension: "AL_EXT_SOURCE_RADIUS") }
+
+    /// The playback offset in seconds (`AL_SEC_OFFSET`), at least 0 and before the end of
+    /// the buffer (or queue). Setting it on a playing source seeks at once; on a stopped one,
+    /// at the next play.
+    public static var secondOffset: Self {
+        Property("secondOffset", AL_SEC_OFFSET, read: readFloat,
+                 write: { n, p, v in alSourcef(n, p, v) },
+                 validate: ALValue.checkRange("secondOffset", ALValue.atLeastZero), offsetUnit: .seconds)
+    }
+}
+
+extension Property where Owner == AudioSource, Value == Int {
+    private static func offset(_ name: String, _ param: Int32, _ unit: OffsetUnit) -> Self {
+        Property(name, param, read: { n, p in Int(readInt(n, p)) },
+                 write: { n, p, v in alSourcei(n, p, ALint(v)) },
+                 validate: { v in v >= 0 && v <= Int(Int32.max) ? nil : "\(name) must be in 0...\(Int32.max), got \(v)" },
+                 offsetUnit: unit)
+    }
+
+    /// The playback offset in sample frames (`AL_SAMPLE_OFFSET`).
+    public static var sampleOffset: Self { offset("sampleOffset", AL_SAMPLE_OFFSET, .samples) }
+    /// The playback offset in bytes of the buffer (`AL_BYTE_OFFSET`); ADPCM offsets are
+    /// rounded to a block.
+    public static var byteOffset: Self { offset("byteOffset", AL_BYTE_OFFSET, .bytes) }
+
+    /// How many buffers are queued (`AL_BUFFERS_QUEUED`). Read-only.
+    public static var buffersQueued: Self {
+        Property("buffersQueued", AL_BUFFERS_QUEUED, read: { n, p in Int(readInt(n, p)) }, write: nil)
+    }
+    /// How many queued buffers have finished playing (`AL_BUFFERS_PROCESSED`). Read-only.
+    public static var buffersProcessed: Self {
+        Property("buffersProcessed", AL_BUFFERS_PROCESSED, read: { n, p in Int(readInt(n, p)) }, write: nil)
+    }
+
+    /// The resampler, an index into ``AudioContext/resamplers`` (`AL_SOURCE_RESAMPLER_SOFT`,
+    /// `AL_SOFT_source_resampler`). Default ``AudioContext/defaultResampler``.
+    public static var resampler: Self {
+        Property("resampler", AL_SOURCE_RESAMPLER_SOFT, extension: "AL_SOFT_source_resampler",
+                 read: { n, p in Int(readInt(n, p)) },
+                 write: { n, p, v in alSourcei(n, p, ALint(v)) },
+                 validate: { v in
+                     let count = Int(alGetInteger(AL_NUM_RESAMPLERS_SOFT))
+                     return (0..<count).contains(v) ? nil : "resampler must be in 0..<\(count), got \(v)"
+                 })
+    }
+}
+
+extension Property where Owner == AudioSource, Value == SIMD3<Float> {
+    private static func vector(_ name: String, _ param: Int32) -> Self {
+        Property(name, param, read: readVector,
+                 write: { n, p, v in alSource3f(n, p, v.x, v.y, v.z) },
+                 validate: { checkFinite($0, name) })
+    }
+
+    /// Position in the world, or relative to the listener when ``isRelative`` (`AL_POSITION`).
+    public static var position: Self { vector("position", AL_POSITION) }
+    /// Velocity in units per second, for Doppler only (`AL_VELOCITY`); it does not move the source.
+    public static var velocity: Self { vector("velocity", AL_VELOCITY) }
+    /// The direction of the cone (`AL_DIRECTION`); zero means omnidirectional. Default zero.
+    public static var direction: Self { vector("direction", AL_DIRECTION) }
+}
+
+extension Property where Owner == AudioSource, Value == Bool {
+    private static func flag(_ name: String, _ param: Int32, extension ext: String? = nil) -> Self {
+        Property(name, param, extension: ext, read: { n, p in readInt(n, p) != 0 },
+                 write: { n, p, v in alSourcei(n, p, v ? AL_TRUE : AL_FALSE) })
+    }
+
+    /// Whether ``position``, ``velocity`` and ``direction`` are relative to the listener
+    /// (`AL_SOURCE_RELATIVE`). Default false.
+    public static var isRelative: Self { flag("isRelative", AL_SOURCE_RELATIVE) }
+    /// Whether the source loops its buffer (or whole queue) (`AL_LOOPING`). Default false.
+    public static var isLooping: Self { flag("isLooping", AL_LOOPING) }
+    /// Whether a multichannel sound's channels go straight to the matching outputs with no
+    /// virtualisation (`AL_DIRECT_CHANNELS_SOFT`, `AL_SOFT_direct_channels`). Default false.
+    public static var directChannels: Self { flag("directChannels", AL_DIRECT_CHANNELS_SOFT, extension: "AL_SOFT_direct_channels") }
+}
+
+extension Property where Owner == AudioSource, Value == SIMD2<Float> {
+    /// The angles in radians, counter-clockwise from straight ahead, at which a stereo
+    /// sound's left and right channels are placed (`AL_STEREO_ANGLES`, `AL_EXT_STEREO_ANGLES`).
+    /// Default (pi/6, -pi/6).
+    public static var stereoAngles: Self {
+        Property("stereoAngles", AL_STEREO_ANGLES, extension: "AL_EXT_STEREO_ANGLES",
+                 read: { n, p in
+                     var v: [Float] = [0, 0]
+                     alGetSourcefv(n, p, &v)
+                     return SIMD2(v[0], v[1])
+                 },
+                 write: { n, p, v in
+                     let values: [Float] = [v.x, v.y]
+                     alSourcefv(n, p, values)
+                 },
+                 validate: { v in v.x.isFinite && v.y.isFinite ? nil : "stereoAngles must be finite, got \(v)" })
+    }
+}
+
+extension Property where Owner == AudioSource, Value == SourceState {
+    /// Initial, playing, paused or stopped (`AL_SOURCE_STATE`). Read-only; use play, pause,
+    /// stop and rewind.
+    public static var state: Self {
+        Property("state", AL_SOURCE_STATE, read: { n, p in SourceState(al: readInt(n, p)) }, write: nil)
+    }
+}
+
+extension Property where Owner == AudioSource, Value == SourceType {
+    /// Static, streaming or undetermined (`AL_SOURCE_TYPE`). Read-only.
+    public static var type: Self {
+        Property("type", AL_SOURCE_TYPE, read: { n, p in SourceType(al: readInt(n, p)) }, write: nil)
+    }
+}
+
+extension Property where Owner == AudioSource, Value == Spatialization {
+    /// Whether the source is positioned in 3D (`AL_SOURCE_SPATIALIZE_SOFT`,
+    /// `AL_SOFT_source_spatialize`). Default ``Spatialization/auto``.
+    public static var spatialize: Self {
+        Property("spatialize", AL_SOURCE_SPATIALIZE_SOFT, extension: "AL_SOFT_source_spatialize",
+                 read: { n, p in Spatialization(al: readInt(n, p)) },
+                 write: { n, p, v in alSourcei(n, p, v.alValue) })
+    }
+}
+
+extension Property where Owner == AudioSource, Value == DistanceModel {
+    /// This source's own distance model (`AL_DISTANCE_MODEL` on a source,
+    /// `AL_EXT_source_distance_model`), used when the context's
+    /// ``Property/perSourceDistanceModel`` is on. Default ``DistanceModel/inverseClamped``.
+    public static var distanceModel: Self {
+        Property("distanceModel", AL_DISTANCE_MODEL, extension: "AL_EXT_source_distance_model",
+                 read: { n, p in DistanceModel(al: readInt(n, p)) },
+                 write: { n, p, v in alSourcei(n, p, v.alValue) })
+    }
+}
+
+extension Property where Owner == AudioSource, Value == OffsetWithLatency {
+    /// The playback offset with the output latency (`AL_SEC_OFFSET_LATENCY_SOFT`,
+    /// `AL_SOFT_source_latency`), in double precision. Read-only.
+    public static var offsetWithLatency: Self {
+        Property("offsetWithLatency", AL_SEC_OFFSET_LATENCY_SOFT, extension: "AL_SOFT_source_latency",
+                 read: { n, p in
+                     var v: [Double] = [0, 0]
+                     alGetSourcedvSOFT(n, p, &v)
+                     return OffsetWithLatency(offset: v[0], latency: v[1])
+                 },
+                 write: nil)
+    }
+}
