@@ -150,8 +150,10 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     let handle: CHandle
     /// A small number naming the context in messages.
     public let id: Int
-    /// How many sources this context may have at once (mono plus stereo source counts
-    /// OpenAL Soft granted). Making more throws ``SoundStageError/Code-swift.struct/sourceLimitReached``.
+    /// How many sources this context may have at once: the mono plus stereo source counts
+    /// asked for in ``ContextAttributes``, or what OpenAL Soft granted if that is fewer (it
+    /// grants at least 256 in all). Making more throws
+    /// ``SoundStageError/Code-swift.struct/sourceLimitReached``.
     public let sourceLimit: Int
     /// The attributes OpenAL Soft put in effect (frequency, refresh, source counts, HRTF, ...),
     /// keyed by ALC parameter.
@@ -251,7 +253,12 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         self.attributesInEffect = created.1
         self.extensions = created.2
         self.extensionSet = Set(created.2)
-        self.sourceLimit = Int((created.1[ALC_MONO_SOURCES] ?? 0) + (created.1[ALC_STEREO_SOURCES] ?? 0))
+        // OpenAL Soft 1.19 grants at least 256 sources in all whatever is asked for; the
+        // smaller count the caller asked for is the limit SoundStage enforces.
+        let grantedMono = Int(created.1[ALC_MONO_SOURCES] ?? 0)
+        let grantedStereo = Int(created.1[ALC_STEREO_SOURCES] ?? 0)
+        let requested = (attributes.monoSources ?? grantedMono) + (attributes.stereoSources ?? grantedStereo)
+        self.sourceLimit = min(grantedMono + grantedStereo, requested)
     }
 
     deinit {
@@ -270,9 +277,10 @@ public final class AudioContext: Sendable, CustomStringConvertible {
 
     /// The output sample rate in effect.
     public var frequency: Int { Int(attributesInEffect[ALC_FREQUENCY] ?? 0) }
-    /// The mixer refresh rate in effect.
+    /// The mixer refresh rate in effect; 0 on a loopback device, which mixes only when asked
+    /// to render.
     public var refresh: Int { Int(attributesInEffect[ALC_REFRESH] ?? 0) }
-    /// The mono source count OpenAL Soft granted.
+    /// The mono source count OpenAL Soft granted (see ``sourceLimit`` for the one enforced).
     public var monoSources: Int { Int(attributesInEffect[ALC_MONO_SOURCES] ?? 0) }
     /// The stereo source count OpenAL Soft granted.
     public var stereoSources: Int { Int(attributesInEffect[ALC_STEREO_SOURCES] ?? 0) }

@@ -12,14 +12,22 @@ struct CHandle: @unchecked Sendable, Hashable {
     let raw: OpaquePointer
 }
 
-/// A plain mutex. `@unchecked Sendable` because its only state is the pthread mutex.
-final class PThreadMutex: @unchecked Sendable {
+/// A recursive mutex. `@unchecked Sendable` because its only state is the pthread mutex.
+///
+/// Recursive because releasing the last reference to an OpenAL object runs its `deinit`,
+/// which deletes the OpenAL name under this lock, and that can happen while the lock is held
+/// (a source dropping the buffer it played, for example).
+final class RecursiveMutex: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
     }
 
     deinit {
@@ -43,16 +51,22 @@ final class PThreadMutex: @unchecked Sendable {
 /// other thread's error can be read in between.
 enum OpenAL {
     /// Held around every OpenAL call and its error check.
-    static let lock = PThreadMutex()
+    static let lock = RecursiveMutex()
 
     /// Runs `body` under the lock with `context` current. `body` makes AL calls through
     /// ``call(_:on:_:)`` so that each is checked.
+    ///
+    /// Calls nest (a `deinit` run inside `body` deletes its own names in its own context);
+    /// the context that was current before is made current again afterwards.
     @inline(__always)
     static func withContext<R>(
         _ context: CHandle, _ body: () throws -> R
     ) throws -> R {
         try lock.withLock {
+            let previous = alcGetCurrentContext()
+            if previous == context.raw { return try body() }
             try makeCurrentLocked(context)
+            defer { if let previous { _ = alcMakeContextCurrent(previous) } }
             return try body()
         }
     }

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import SoundStage
+
+@main
+struct SoundStageTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soundstage",
+        abstract: "Inspect audio devices and sounds with SoundStage (OpenAL Soft).",
+        subcommands: [Devices.self]
+    )
+}
+
+/// Prints a one-line error to stderr and exits non-zero.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("soundstage: \(message)\n".utf8))
+    exit(1)
+}
+
+struct Devices: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List output and capture devices, the defaults, HRTF sets and extensions.")
+
+    @Flag(help: "Also open the default output device, and fail if it does not open.")
+    var open = false
+
+    func run() throws {
+        func list(_ title: String, _ names: [String], default name: String?) {
+            print("\(title):")
+            if names.isEmpty { print("  (none)") }
+            for n in names { print("  \(n == name ? "*" : " ") \(n)") }
+        }
+        list("Output devices (* default)", AudioDevice.outputDevices, default: AudioDevice.defaultOutputDevice)
+        list("Capture devices (* default)", AudioDevice.captureDevices, default: AudioDevice.defaultCaptureDevice)
+        print("ALC extensions: \(AudioDevice.extensions.joined(separator: " "))")
+        do {
+            let loopback = try AudioDevice.openLoopback()
+            let hrtfs = loopback.availableHRTFs
+            print("HRTF sets: \(hrtfs.isEmpty ? "(none)" : hrtfs.joined(separator: ", "))")
+            let context = try AudioContext(device: loopback)
+            print("AL extensions: \(context.extensions.joined(separator: " "))")
+            print("Resamplers: \(context.resamplers.joined(separator: ", "))")
+        } catch {
+            print("Offline rendering: unavailable (\(error))")
+        }
+        if open {
+            do {
+                let device = try AudioDevice.openOutput()
+                let context = try AudioContext(device: device)
+                print("Opened \(device): \(context.frequency) Hz, HRTF \(context.hrtfStatus)")
+            } catch {
+                fail("\(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+import SoundStage
+
+/// A mono buffer of silence with a unit impulse at each of `clicks`.
+func clickBuffer(_ context: AudioContext, frames: Int, clicks: [Int], sampleRate: Int = 48_000) throws -> AudioBuffer {
+    var samples = [Float](repeating: 0, count: frames)
+    for c in clicks { samples[c] = 1 }
+    return try AudioBuffer(context: context, samples: samples, sampleRate: sampleRate, label: "clicks")
+}
+
+/// Indices of samples above `threshold` that start a new event (at least `gap` after the last).
+func onsets(_ samples: [Float], threshold: Float = 0.05, gap: Int = 64) -> [Int] {
+    var result: [Int] = []
+    for (i, s) in samples.enumerated() where abs(s) > threshold {
+        if let last = result.last, i - last < gap { continue }
+        result.append(i)
+    }
+    return result
+}
+
+@Suite("Playback control")
+struct PlaybackTests {
+    @Test("pause and resume keep the offset; stop and rewind reset it")
+    func pauseResumeStopRewind() throws {
+        let scene = try Scene()
+        let source = try AudioSource(context: scene.context)
+        try source.setBuffer(try Tone.buffer(scene.context, frequency: 440, sampleRate: 48_000))
+        try source.set(.position, to: [0, 0, -1])
+        #expect(source.state == .initial)
+        try source.play()
+        #expect(source.state == .playing)
+        _ = try scene.device.render(frames: 4800)
+        #expect(source.get(.sampleOffset) == 4800)
+        try source.pause()
+        #expect(source.state == .paused)
+        let paused = try scene.device.render(frames: 9600)
+        #expect(Measure.dB(paused, channel: 0) == -160, "a paused source is silent")
+        #expect(source.get(.sampleOffset) == 4800, "pausing keeps the offset")
+        try source.play()
+        let resumed = try scene.device.render(frames: 4800)
+        #expect(Measure.dB(resumed, channel: 0) > -20)
+        #expect(source.get(.sampleOffset) == 9600)
+        #expect(abs(source.get(.secondOffset) - 0.2) < 1e-4)
+        let latency = source.get(.offsetWithLatency)
+        #expect(abs(latency.offset - 0.2) < 1e-4 && latency.latency >= 0)
+        try source.stop()
+        #expect(source.state == .stopped)
+        #expect(source.get(.sampleOffset) == 0)
+        try source.play()
+        _ = try scene.device.render(frames: 480)
+        try source.rewind()
+        #expect(source.state == .initial)
+        #expect(source.get(.sampleOffset) == 0)
+    }
+
+    @Test("a sound plays to its end and stops by itself")
+    func playsToEnd() throws {
+        let scene = try Scene()
+        let source = try AudioSource(context: scene.context)
+        try source.setBuffer(try clickBuffer(scene.context, frames: 4800, clicks: [0]))
+        try source.play()
+        _ = try scene.device.render(frames: 4799)
+        #expect(source.state == .playing)
+        _ = try scene.device.render(frames: 2)
+        #expect(source.state == .stopped)
+    }
+
+    @Test("sources started together begin on the same sample; started apart they do not")
+    func startTogether() throws {
+        let scene = try Scene()
+        let left = try AudioSource(context: scene.context)
+        let right = try AudioSource(context: scene.context)
+        let clicks = try clickBuffer(scene.context, frames: 4800, clicks: [0])
+        for (source, x) in [(left, Float(-1)), (right, 1)] {
+            try source.setBuffer(clicks)
+            try source.set(.position, to: [x, 0, 0])
+        }
+        _ = try scene.device.render(frames: 1000)
+        try AudioSource.play([left, right])
+        let together = try scene.device.render(frames: 4800)
+        let l = try #require(onsets(together.channel(0)).first)
+        let r = try #require(onsets(together.channel(1)).first)
+        #expect(l == r, "left onset \(l), right onset \(r)")
+
+        try AudioSource.stop([left, right])
+        try left.play()
+        _ = try scene.device.render(frames: 0)
+        let first = try scene.device.render(frames: 100)
+        try right.play()
+        let rest = try scene.device.render(frames: 4700)
+        var apart = first
+        apart.append(rest)
+        let l2 = try #require(onsets(apart.channel(0)).first)
+        let r2 = try #require(onsets(apart.channel(1)).first)
+        #expect(r2 - l2 == 100, "started 100 frames apart: \(l2) and \(r2)")
+    }
+
+    @Test("seeking by samples and seconds lands on the exact frame")
+    func seek() throws {
+        let scene = try Scene()
+        let source = try AudioSource(context: scene.context)
+        try source.setBuffer(try clickBuffer(scene.context, frames: 48_000, clicks: [30_000]))
+        try source.set(.sampleOffset, to: 24_000)
+        try source.play()
+        let audio = try scene.device.render(frames: 12_000)
+        #expect(onsets(audio.channel(0)) == [6_000])
+        try source.stop()
+        try source.set(.secondOffset, to: 0.5)   // 24,000 frames
+        try source.play()
+        #expect(onsets(try scene.device.render(frames: 12_000).channel(0)) == [6_000])
+        try source.stop()
+        try source.set(.byteOffset, to: 4 * 29_000)
+        try source.play()
+        #expect(onsets(try scene.device.render(frames: 12_000).channel(0)) == [1_000])
+    }
+
+    @Test("a looping source repeats its buffer sample-exactly")
+    func looping() throws {
+        let scene = try Scene()
+        let source = try AudioSource(context: scene.context)
+        try source.setBuffer(try clickBuffer(scene.context, frames: 4_800, clicks: [0]))
+        try source.set(.isLooping, to: true)
+        try source.play()
+        let audio = try scene.device.render(frames: 4_800 * 4)
+        #expect(onsets(audio.channel(0)) == [0, 4_800, 9_600, 14_400])
+        #expect(source.state == .playing)
+    }
+
+    @Test("pitch 2 doubles the frequency and halves the duration")
+    func pitch() throws {
+        let scene = try Scene()
+        let source = try scene.toneSource(frequency: 500, at: [0, 0, -1])
+        try source.set(.pitch, to: 2)
+        #expect(source.get(.pitch) == 2)
+        try source.play()
+        let f = Measure.peakFrequency(try scene.render(frames: 32_768).channel(0), sampleRate: 48_000)
+        #expect(abs(f - 1000) / 1000 < 0.005, "\(f) Hz")
+    }
+
+    @Test("every resampler plays a tone at the right frequency")
+    func resamplers() throws {
+        let scene = try Scene()
+        let names = scene.context.resamplers
+        #expect(names.count >= 2, "\(names)")
+        #expect(names.indices.contains(scene.context.defaultResampler))
+        let source = try scene.toneSource(frequency: 1000, at: [0, 0, -1])
+        try source.set(.pitch, to: 1.25)
+        try source.play()
+        for index in names.indices {
+            try source.set(.resampler, to: index)
+            #expect(source.get(.resampler) == index)
+            let f = Measure.peakFrequency(try scene.render(frames: 16_384).channel(0), sampleRate: 48_000)
+            #expect(abs(f - 1250) / 1250 < 0.005, "\(names[index]): \(f) Hz")
+        }
+    }
+
+    @Test("queued buffers play in order, are counted and come back when processed")
+    func queue() throws {
+        let scene = try Scene()
+        let source = try AudioSource(context: scene.context)
+        let buffers = try (0..<3).map { _ in try clickBuffer(scene.context, frames: 1_000, clicks: [0]) }
+        try source.queue(buffers)
+        #expect(source.get(.buffersQueued) == 3)
+        #expect(source.get(.type) == .streaming)
+        try source.play()
+        let audio = try scene.device.render(frames: 2_500)
+        #expect(onsets(audio.channel(0)) == [0, 1_000, 2_000])
+        #expect(source.get(.buffersProcessed) == 2)
+        let done = try source.unqueueProcessedBuffers()
+        #expect(done.count == 2 && done[0] === buffers[0] && done[1] === buffers[1])
+        #expect(source.get(.buffersQueued) == 1)
+        #expect(!buffers[0].isInUse && buffers[2].isInUse)
+        try source.queue([done[0]])
+        let more = try scene.device.render(frames: 1_500)
+        #expect(onsets(more.channel(0)) == [500])
+    }
+
+    @Test("spatialize off plays a mono source centred wherever it is")
+    func spatializeOff() throws {
+        let scene = try Scene()
+        let source = try scene.toneSource(at: [5, 0, 0])
+        try source.set(.spatialize, to: .off)
+        #expect(source.get(.spatialize) == .off)
+        try source.play()
+        let audio = try scene.render(frames: 24_000)
+        #expect(abs(Measure.dB(audio, channel: 0) - Measure.dB(audio, channel: 1)) < 0.1)
+    }
+
+    @Test("direct channels and stereo angles place a stereo sound's channels")
+    func stereoChannels() throws {
+        let scene = try Scene()
+        let tone = Tone.samples(frequency: 1000, sampleRate: 48_000)
+        var leftOnly = [Float](repeating: 0, count: tone.count * 2)
+        for i in tone.indices { leftOnly[2 * i] = tone[i] }
+        let buffer = try AudioBuffer(context: scene.context, samples: leftOnly, channels: .stereo, sampleRate: 48_000)
+        #expect(buffer.channelCount == 2)
+        let source = try AudioSource(context: scene.context)
+        try source.setBuffer(buffer)
+        try source.set(.isLooping, to: true)
+        try source.set(.directChannels, to: true)
+        try source.play()
+        let direct = try scene.render(frames: 24_000)
+        #expect(Measure.dB(direct, channel: 1) == -160, "direct: right is silent")
+        #expect(Measure.dB(direct, channel: 0) > -10)
+        try source.set(.directChannels, to: false)
+        try source.set(.stereoAngles, to: [Float.pi / 2, -Float.pi / 2])
+        #expect(source.get(.stereoAngles) == [Float.pi / 2, -Float.pi / 2])
+        let wide = try scene.render(frames: 24_000)
+        #expect(Measure.dB(wide, channel: 0) - Measure.dB(wide, channel: 1) >= 20)
+    }
+
+    @Test("radius spreads a near source over both channels")
+    func radius() throws {
+        let scene = try Scene()
+        let source = try scene.toneSource(at: [1, 0, 0])
+        try source.play()
+        let point = try scene.render(frames: 24_000)
+        try source.set(.radius, to: 4)
+        #expect(source.get(.radius) == 4)
+        let wide = try scene.render(frames: 24_000)
+        let pointSpread = Measure.dB(point, channel: 1) - Measure.dB(point, channel: 0)
+        let wideSpread = Measure.dB(wide, channel: 1) - Measure.dB(wide, channel: 0)
+        #expect(pointSpread >= 20 && wideSpread < 10, "point \(pointSpread) dB, radius 4: \(wideSpread) dB")
+    }
+
+    @Test("min and max gain bound the attenuated gain")
+    func gainBounds() throws {
+        let scene = try Scene()
+        let source = try scene.toneSource(at: [0, 0, -1])
+        try source.play()
+        let reference = Measure.totalDB(try scene.render(frames: 24_000))
+        try source.set(.position, to: [0, 0, -100])
+        try source.set(.minGain, to: 0.5)
+        let floor = Measure.totalDB(try scene.render(frames: 24_000))
+        #expect(abs(floor - reference - 20 * log10(0.5)) < 0.5, "min gain holds the far source at -6 dB: \(floor - reference)")
+        try source.set(.position, to: [0, 0, -1])
+        try source.set(.minGain, to: 0)
+        try source.set(.gain, to: 1)
+        try source.set(.maxGain, to: 0.25)
+        let ceiling = Measure.totalDB(try scene.render(frames: 24_000))
+        #expect(abs(ceiling - reference - 20 * log10(0.25)) < 0.5)
+    }
+
+    @Test("listener gain scales the whole mix")
+    func listenerGain() throws {
+        let scene = try Scene()
+        let source = try scene.toneSource(at: [0, 0, -1])
+        try source.play()
+        let full = Measure.totalDB(try scene.render(frames: 24_000))
+        try scene.context.listener.set(.gain, to: 0.1)
+        #expect(scene.context.listener.get(.gain) == 0.1)
+        let quiet = Measure.totalDB(try scene.render(frames: 24_000))
+        #expect(abs(quiet - full + 20) < 0.5)
+    }
+}
