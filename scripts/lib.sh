@@ -1,0 +1,49 @@
+# Shared by the set-up scripts: make sure Swift and the system packages are there.
+# Sourced, not run.
+
+# The Debian packages SoundStage builds against and tests with.
+SOUNDSTAGE_BUILD_PACKAGES=(pkg-config libopenal-dev libalut-dev libvorbis-dev)
+SOUNDSTAGE_TEST_PACKAGES=(sox vorbis-tools pulseaudio pulseaudio-utils)
+
+# Installs the named Debian packages that are missing (apt-get, as root or through sudo).
+ensure_packages() {
+    local missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "==> installing ${missing[*]}" >&2
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# Puts Swift on PATH when it is installed at /opt/swift but not on PATH yet.
+ensure_swift() {
+    if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+        export PATH="/opt/swift/usr/bin:$PATH"
+    fi
+    command -v swift >/dev/null 2>&1 || { echo "swift not found: install Swift 6 (https://swift.org/install)" >&2; exit 1; }
+}
+
+# Starts a headless PulseAudio server with a null sink for this run, unless one answers.
+# Sets SOUNDSTAGE_STARTED_PULSE=1 when it started one (stop it with stop_pulse).
+start_pulse() {
+    if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -w "${XDG_RUNTIME_DIR}" ]; then
+        XDG_RUNTIME_DIR=$(mktemp -d /tmp/soundstage-xdg.XXXXXX)
+        export XDG_RUNTIME_DIR
+    fi
+    if pactl info >/dev/null 2>&1; then return 0; fi
+    pulseaudio -D --exit-idle-time=-1 -n --load=module-null-sink \
+        --load=module-native-protocol-unix >/dev/null 2>&1 || true
+    for _ in $(seq 1 50); do
+        pactl info >/dev/null 2>&1 && { SOUNDSTAGE_STARTED_PULSE=1; return 0; }
+        sleep 0.1
+    done
+    echo "==> PulseAudio did not start; the end-to-end test will say so" >&2
+}
+
+stop_pulse() {
+    [ "${SOUNDSTAGE_STARTED_PULSE:-0}" = 1 ] && pulseaudio --kill >/dev/null 2>&1 || true
+}

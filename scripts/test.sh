@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs SoundStage's tests. Installs the system packages it needs when they are missing,
+# starts a headless PulseAudio server (null sink) for the end-to-end test, and runs
+# `swift test` with OpenAL Soft's error traps on, so any OpenAL error aborts the run.
+# Extra arguments go to `swift test` (e.g. scripts/test.sh --filter Spatial).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+ensure_swift
+ensure_packages "${SOUNDSTAGE_BUILD_PACKAGES[@]}" "${SOUNDSTAGE_TEST_PACKAGES[@]}"
+start_pulse
+trap stop_pulse EXIT
+export ALSOFT_TRAP_AL_ERROR=1 ALSOFT_TRAP_ALC_ERROR=1
+# The end-to-end test must run, not skip, when this script started the sound server.
+export SOUNDSTAGE_E2E=1
+swift test "$@"
