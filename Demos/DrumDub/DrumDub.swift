@@ -1,0 +1,205 @@
+import Foundation
+import SoundStage
+
+/// drumdub: a game-style scene. Four drums stand around the player (snare front-left, bass
+/// front-right, tambourine back-right, maraca back-left) and play a groove while the player
+/// turns on the spot, so the kit circles the player's head.
+///
+///     drumdub [--seconds N] [--hrtf] [--render OUT.wav] [--assets DIR]
+///
+/// Live by default, through the default output device. `--render` renders the same scene
+/// offline through a loopback device to a 16-bit WAV file, deterministically.
+/// Exit status: 0 done, 1 error, 2 bad arguments, 3 no output device (see scripts/demo.sh).
+@main
+struct DrumDub {
+    struct Drum {
+        let name: String
+        let position: SIMD3<Float>
+        /// Steps of the 16-step bar it plays on.
+        let steps: Set<Int>
+        let gain: Float
+    }
+
+    static let drums = [
+        Drum(name: "snare", position: [-2, 0, -2], steps: [4, 12], gain: 0.9),
+        Drum(name: "bass", position: [2, 0, -2], steps: [0, 8, 10], gain: 1.0),
+        Drum(name: "tambourine", position: [2, 0, 2], steps: [2, 6, 10, 14], gain: 0.6),
+        Drum(name: "maraca", position: [-2, 0, 2], steps: [1, 3, 5, 7, 9, 11, 13, 15], gain: 0.5),
+    ]
+    static let tempo = 110.0                          // beats per minute, four steps a beat
+    static var stepSeconds: Double { 60 / tempo / 4 }
+
+    struct Options {
+        var seconds = 16.0
+        var hrtf = false
+        var render: String?
+        var assets: String?
+    }
+
+    static func main() {
+        let options: Options
+        do { options = try parse(Array(CommandLine.arguments.dropFirst())) } catch {
+            FileHandle.standardError.write(Data("drumdub: \(error)\nusage: drumdub [--seconds N] [--hrtf] [--render OUT.wav] [--assets DIR]\n".utf8))
+            exit(2)
+        }
+        do {
+            if let path = options.render {
+                try renderOffline(options, to: path)
+            } else {
+                try playLive(options)
+            }
+        } catch let error as SoundStageError where error.code == .noOutputDevice {
+            FileHandle.standardError.write(Data("drumdub: \(error)\n".utf8))
+            exit(3)
+        } catch {
+            FileHandle.standardError.write(Data("drumdub: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func parse(_ args: [String]) throws -> Options {
+        struct BadArgument: Error, CustomStringConvertible { let description: String }
+        var options = Options()
+        var i = 0
+        func value() throws -> String {
+            i += 1
+            guard i < args.count else { throw BadArgument(description: "\(args[i - 1]) needs a value") }
+            return args[i]
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--seconds":
+                guard let s = Double(try value()), s > 0, s <= 3600 else { throw BadArgument(description: "--seconds takes a number in (0, 3600]") }
+                options.seconds = s
+            case "--hrtf": options.hrtf = true
+            case "--render": options.render = try value()
+            case "--assets": options.assets = try value()
+            default: throw BadArgument(description: "unknown argument \(args[i])")
+            }
+            i += 1
+        }
+        return options
+    }
+
+    /// The folder with the drum sounds: --assets, or assets/drums found from the working
+    /// directory or the executable's location upwards.
+    static func assetsFolder(_ options: Options) throws -> URL {
+        if let path = options.assets { return URL(fileURLWithPath: path) }
+        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 { candidates.append(dir); dir = dir.deletingLastPathComponent() }
+        for base in candidates {
+            let folder = base.appendingPathComponent("assets/drums")
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("snare.wav").path) { return folder }
+        }
+        throw SoundStageError(.fileAccess, operation: "drumdub", object: "assets/drums",
+                              reason: "the drum sounds were not found; run from the package folder or pass --assets DIR")
+    }
+
+    /// The kit in a context: two voices per drum, so a hit does not cut the previous one's tail.
+    final class Kit {
+        let voices: [[AudioSource]]
+        var next: [Int]
+
+        init(context: AudioContext, folder: URL) throws {
+            voices = try drums.map { drum in
+                let buffer = try AudioBuffer(context: context, wavFile: folder.appendingPathComponent("\(drum.name).wav"))
+                return try (0..<2).map { _ in
+                    let voice = try AudioSource(context: context)
+                    try voice.setBuffer(buffer)
+                    try voice.set(.position, to: drum.position)
+                    try voice.set(.gain, to: drum.gain)
+                    return voice
+                }
+            }
+            next = Array(repeating: 0, count: drums.count)
+        }
+
+        /// Starts every drum that plays on `step`, together on one sample.
+        func hit(step: Int) throws {
+            var starting: [AudioSource] = []
+            for (d, drum) in drums.enumerated() where drum.steps.contains(step % 16) {
+                let voice = voices[d][next[d]]
+                next[d] = (next[d] + 1) % voices[d].count
+                try voice.stop()
+                starting.append(voice)
+            }
+            try AudioSource.play(starting)
+        }
+    }
+
+    /// The player turns once around every 4 bars (about 8.7 s), turning left.
+    static func yaw(atStep step: Int) -> Float { Float(step) / 64 * 2 * .pi }
+
+    static func playLive(_ options: Options) throws {
+        let folder = try assetsFolder(options)
+        let device = try AudioDevice.openOutput()
+        let context = try AudioContext(device: device, attributes: ContextAttributes(hrtf: options.hrtf ? .on : .default))
+        let kit = try Kit(context: context, folder: folder)
+        print("drumdub: playing on \(device.name) at \(context.frequency) Hz, HRTF \(context.hrtfStatus); \(Int(options.seconds)) s")
+        let steps = Int(options.seconds / stepSeconds)
+        let start = Date()
+        for step in 0..<steps {
+            let due = start.addingTimeInterval(Double(step) * stepSeconds)
+            let wait = due.timeIntervalSinceNow
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            try context.listener.setPose(position: .zero, yaw: yaw(atStep: step))
+            try kit.hit(step: step)
+            if step % 16 == 0 {
+                let degrees = Int((yaw(atStep: step) * 180 / .pi).rounded()) % 360
+                print("  bar \(step / 16 + 1): facing \(degrees) degrees left of the snare-bass line")
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.6)
+    }
+
+    static func renderOffline(_ options: Options, to path: String) throws {
+        let folder = try assetsFolder(options)
+        let format = RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .int16)
+        let device = try AudioDevice.openLoopback(format: format)
+        let context = try AudioContext(device: device, attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off))
+        let kit = try Kit(context: context, folder: folder)
+        let steps = Int(options.seconds / stepSeconds)
+        var pcm: [Int16] = []
+        pcm.reserveCapacity(Int(options.seconds * 48_000 * 2) + 96_000)
+        var rendered = 0
+        for step in 0...steps {
+            if step < steps {
+                try context.listener.setPose(position: .zero, yaw: yaw(atStep: step))
+                try kit.hit(step: step)
+            }
+            // Render up to the next step's frame (the last block lets the tails ring out).
+            let end = step < steps ? Int((Double(step + 1) * stepSeconds * 48_000).rounded()) : rendered + 24_000
+            let frames = end - rendered
+            var block = [Int16](repeating: 0, count: frames * 2)
+            try block.withUnsafeMutableBytes { try device.render(into: $0, frames: frames) }
+            pcm += block
+            rendered = end
+        }
+        try writeWAV(pcm, channels: 2, sampleRate: 48_000, to: URL(fileURLWithPath: path))
+        let left = stride(from: 0, to: pcm.count, by: 2).map { Float(pcm[$0]) / 32_768 }
+        let right = stride(from: 1, to: pcm.count, by: 2).map { Float(pcm[$0]) / 32_768 }
+        func describe(_ s: [Float]) -> String {
+            let peak = s.map(abs).max() ?? 0
+            let rms = (s.reduce(0) { $0 + Double($1 * $1) } / Double(max(1, s.count))).squareRoot()
+            return String(format: "peak %.1f dBFS, RMS %.1f dBFS", 20 * log10(Double(max(peak, 1e-8))), 20 * log10(max(rms, 1e-8)))
+        }
+        print("drumdub: rendered \(String(format: "%.2f", Double(rendered) / 48_000)) s offline to \(path) (HRTF \(context.hrtfStatus))")
+        print("  left:  \(describe(left))")
+        print("  right: \(describe(right))")
+    }
+
+    /// Writes interleaved 16-bit PCM as a WAV file, replacing `url` only when complete.
+    static func writeWAV(_ samples: [Int16], channels: Int, sampleRate: Int, to url: URL) throws {
+        var data = Data()
+        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
+        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
+        let bytes = samples.count * 2
+        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + bytes); data.append(contentsOf: Array("WAVE".utf8))
+        data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(channels); u32(sampleRate)
+        u32(sampleRate * channels * 2); u16(channels * 2); u16(16)
+        data.append(contentsOf: Array("data".utf8)); u32(bytes)
+        samples.withUnsafeBytes { data.append(contentsOf: $0) }
+        try data.write(to: url, options: .atomic)
+    }
+}

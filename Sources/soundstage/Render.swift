@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import SoundStage
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render a JSON scene offline to a WAV file (and a picture), faster than real time.",
+        discussion: "The scene format is described in docs/scene-format.md; examples are in assets/scenes.")
+
+    @Argument(help: "The scene file (JSON).")
+    var scene: String
+
+    @Option(name: .shortAndLong, help: "The WAV file to write.")
+    var output: String
+
+    @Option(help: "Sample format of the WAV file: pcm16 or float32.")
+    var format: String = "pcm16"
+
+    @Option(help: "Also draw the scene and its levels to this SVG file.")
+    var plot: String?
+
+    func run() throws {
+        guard let sampleFormat = WAVSampleFormat(rawValue: format) else {
+            fail("--format must be pcm16 or float32, got \(format)")
+        }
+        let description: SceneDescription
+        do { description = try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene)) } catch {
+            fail("\(error)")
+        }
+        let progress = ProgressBar(enabled: isatty(STDERR_FILENO) != 0 && description.duration > 1)
+        let started = Date()
+        let audio: RenderedAudio
+        do {
+            audio = try SceneRenderer(scene: description).render { progress.update($0) }
+        } catch {
+            progress.finish()
+            fail("\(scene): \(error)")
+        }
+        progress.finish()
+        let elapsed = Date().timeIntervalSince(started)
+        do {
+            try audio.writeWAV(to: URL(fileURLWithPath: output), as: sampleFormat)
+            if let plot {
+                let svg = ScenePlot.svg(scene: description, audio: audio)
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: plot), options: .atomic)
+            }
+        } catch {
+            fail("\(error)")
+        }
+        let names = ScenePlot.channelNames(description.channels)
+        let levels = (0..<description.channels.channelCount).map { c in
+            "\(names[c]) peak \(String(format: "%.1f", audio.peakDB(channel: c))) RMS \(String(format: "%.1f", audio.rmsDB(channel: c)))"
+        }.joined(separator: ", ")
+        print("\(output): \(String(format: "%.2f", description.duration)) s, \(description.sampleRate) Hz \(description.channels.rawValue), "
+              + "rendered in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.0f", description.duration / max(elapsed, 1e-6)))x real time); dBFS: \(levels)")
+    }
+}
+
+/// A progress bar on stderr, drawn only on a terminal.
+final class ProgressBar {
+    let enabled: Bool
+    var last = -1
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ fraction: Double) {
+        guard enabled else { return }
+        let percent = Int(fraction * 100)
+        guard percent != last else { return }
+        last = percent
+        let filled = percent * 30 / 100
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(percent)%".utf8))
+    }
+
+    func finish() {
+        if enabled && last >= 0 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
