@@ -144,6 +144,15 @@ struct DeviceTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("no output device"), "\(result.stderr)")
         #expect(result.stderr.contains("ALSOFT_DRIVERS") && result.stderr.contains("openLoopback"), "\(result.stderr)")
+
+        // `play` says the same and how to render instead.
+        let snare = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("assets/drums/snare.wav")
+        let play = try ToolRunner.run(tool, ["play", snare.path],
+                                      environment: ["ALSOFT_CONF": conf.path, "ALSOFT_DRIVERS": "alsa", "ALSOFT_LOGLEVEL": "0"],
+                                      dropTrap: true)
+        #expect(play.status != 0)
+        #expect(play.stderr.contains("no output device") && play.stderr.contains("soundstage render"), "\(play.stderr)")
     }
 }
 
