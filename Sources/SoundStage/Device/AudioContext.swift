@@ -354,7 +354,7 @@ extension Property where Owner == AudioContext, Value == Float {
         Property("dopplerFactor", AL_DOPPLER_FACTOR,
                  read: { _, p in alGetFloat(p) },
                  write: { _, _, v in alDopplerFactor(v) },
-                 validate: ALValue.checkRange("dopplerFactor", ALValue.atLeastZero))
+                 validate: ALValue.atLeastZero)
     }
 
     /// The speed of sound in units per second (`alSpeedOfSound`), above 0. Default 343.3.
@@ -362,7 +362,7 @@ extension Property where Owner == AudioContext, Value == Float {
         Property("speedOfSound", AL_SPEED_OF_SOUND,
                  read: { _, p in alGetFloat(p) },
                  write: { _, _, v in alSpeedOfSound(v) },
-                 validate: { v in v > 0 && v.isFinite ? nil : "speedOfSound must be finite and above 0, got \(v)" })
+                 validate: { v, _ in v > 0 && v.isFinite ? nil : "speedOfSound must be finite and above 0, got \(v)" })
     }
 }
 

@@ -20,8 +20,10 @@ public struct Property<Owner, Value: Sendable>: Sendable, CustomStringConvertibl
     let read: @Sendable (_ object: ALuint, _ param: Int32) -> Value
     /// Writes the value; nil for a read-only property. Runs like ``read``.
     let write: (@Sendable (_ object: ALuint, _ param: Int32, _ value: Value) -> Void)?
-    /// Returns why `value` is invalid, or nil when it may be handed to OpenAL.
-    let validate: @Sendable (Value) -> String?
+    /// Returns why `value` is invalid, or nil when it may be handed to OpenAL. Takes the
+    /// property's name so that no validator captures anything: properties are built on every
+    /// access, and a capturing closure would allocate on every setter call.
+    let validate: @Sendable (_ value: Value, _ name: String) -> String?
     /// The AL extension the property needs, if any.
     let requiredExtension: String?
     /// For the playback offsets: which unit, so the source can check the value against its
@@ -32,7 +34,7 @@ public struct Property<Owner, Value: Sendable>: Sendable, CustomStringConvertibl
         _ name: String, _ param: Int32, extension requiredExtension: String? = nil,
         read: @escaping @Sendable (ALuint, Int32) -> Value,
         write: (@Sendable (ALuint, Int32, Value) -> Void)?,
-        validate: @escaping @Sendable (Value) -> String? = { _ in nil },
+        validate: @escaping @Sendable (Value, String) -> String? = { _, _ in nil },
         offsetUnit: OffsetUnit? = nil
     ) {
         self.offsetUnit = offsetUnit
@@ -84,26 +86,26 @@ extension PropertyOwner {
     }
 
     func writeProperty<V>(_ property: Property<Self, V>, _ value: V, extraCheck: String? = nil) throws {
-        let operation = "set(\(property.name))"
+        // The operation's name is built only for an error: this is the hot path of every setter.
         guard let write = property.write else {
-            throw SoundStageError(.readOnly, operation: operation, object: objectDescription,
+            throw SoundStageError(.readOnly, operation: "set(\(property.name))", object: objectDescription,
                                   reason: "\(property.name) is read-only")
         }
         let context = owningContext
         if let ext = property.requiredExtension, !context.isExtensionPresent(ext) {
-            throw SoundStageError(.extensionMissing, operation: operation, object: objectDescription,
+            throw SoundStageError(.extensionMissing, operation: "set(\(property.name))", object: objectDescription,
                                   reason: "\(property.name) needs the AL extension \(ext), which this OpenAL lacks")
         }
         if let reason = extraCheck {
-            throw SoundStageError(.invalidArgument, operation: operation, object: objectDescription, reason: reason)
+            throw SoundStageError(.invalidArgument, operation: "set(\(property.name))", object: objectDescription, reason: reason)
         }
         let name = propertyObjectName
         try OpenAL.withContext(context.handle) {
             // Validators run under the lock: some read OpenAL limits (e.g. the resampler count).
-            if let reason = property.validate(value) {
-                throw SoundStageError(.invalidArgument, operation: operation, object: objectDescription, reason: reason)
+            if let reason = property.validate(value, property.name) {
+                throw SoundStageError(.invalidArgument, operation: "set(\(property.name))", object: objectDescription, reason: reason)
             }
-            try OpenAL.call(operation, on: objectDescription) { write(name, property.param, value) }
+            try OpenAL.call("set(\(property.name))", on: objectDescription) { write(name, property.param, value) }
         }
     }
 }
@@ -116,10 +118,12 @@ enum OffsetUnit: Sendable {
 // MARK: - Readers and writers shared by the property tables
 
 enum ALValue {
-    static func checkRange(_ what: String, _ range: ClosedRange<Float>) -> @Sendable (Float) -> String? {
-        { check($0, range, what) }
-    }
-
-    static let atLeastZero: ClosedRange<Float> = 0 ... .greatestFiniteMagnitude
-    static let unit: ClosedRange<Float> = 0...1
+    /// Finite and at least 0.
+    static let atLeastZero: @Sendable (Float, String) -> String? = { check($0, 0 ... .greatestFiniteMagnitude, $1) }
+    /// In 0...1.
+    static let unit: @Sendable (Float, String) -> String? = { check($0, 0...1, $1) }
+    /// An angle in 0...360 degrees.
+    static let degrees: @Sendable (Float, String) -> String? = { check($0, 0...360, $1) }
+    /// Every component finite.
+    static let finiteVector: @Sendable (SIMD3<Float>, String) -> String? = { checkFinite($0, $1) }
 }

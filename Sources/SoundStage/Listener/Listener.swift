@@ -128,7 +128,7 @@ extension Property where Owner == Listener, Value == Float {
     public static var gain: Self {
         Property("gain", AL_GAIN, read: { _, p in var v: Float = 0; alGetListenerf(p, &v); return v },
                  write: { _, p, v in alListenerf(p, v) },
-                 validate: ALValue.checkRange("gain", ALValue.atLeastZero))
+                 validate: ALValue.atLeastZero)
     }
 }
 
@@ -141,7 +141,7 @@ extension Property where Owner == Listener, Value == SIMD3<Float> {
                      return SIMD3(x, y, z)
                  },
                  write: { _, p, v in alListener3f(p, v.x, v.y, v.z) },
-                 validate: { checkFinite($0, name) })
+                 validate: ALValue.finiteVector)
     }
 
     /// Position in the world (`AL_POSITION`). Default zero.
@@ -163,6 +163,6 @@ extension Property where Owner == Listener, Value == Orientation {
                      let v: [Float] = [o.forward.x, o.forward.y, o.forward.z, o.up.x, o.up.y, o.up.z]
                      alListenerfv(p, v)
                  },
-                 validate: { $0.problem })
+                 validate: { o, _ in o.problem })
     }
 }

@@ -12,10 +12,10 @@ private func readVector(_ n: ALuint, _ p: Int32) -> SIMD3<Float> {
 }
 
 extension Property where Owner == AudioSource, Value == Float {
-    private static func float(_ name: String, _ param: Int32, _ range: ClosedRange<Float>, extension ext: String? = nil) -> Self {
+    private static func float(_ name: String, _ param: Int32, _ validate: @escaping @Sendable (Float, String) -> String?, extension ext: String? = nil) -> Self {
         Property(name, param, extension: ext, read: readFloat,
                  write: { n, p, v in alSourcef(n, p, v) },
-                 validate: ALValue.checkRange(name, range))
+                 validate: validate)
     }
 
     /// Linear gain (`AL_GAIN`), at least 0. Default 1.
@@ -28,9 +28,9 @@ extension Property where Owner == AudioSource, Value == Float {
     public static var pitch: Self { float("pitch", AL_PITCH, ALValue.atLeastZero) }
     /// Inside this angle around ``direction`` the source plays at full gain
     /// (`AL_CONE_INNER_ANGLE`), 0...360 degrees. Default 360.
-    public static var coneInnerAngle: Self { float("coneInnerAngle", AL_CONE_INNER_ANGLE, 0...360) }
+    public static var coneInnerAngle: Self { float("coneInnerAngle", AL_CONE_INNER_ANGLE, ALValue.degrees) }
     /// Outside this angle the gain is ``coneOuterGain`` (`AL_CONE_OUTER_ANGLE`), 0...360 degrees. Default 360.
-    public static var coneOuterAngle: Self { float("coneOuterAngle", AL_CONE_OUTER_ANGLE, 0...360) }
+    public static var coneOuterAngle: Self { float("coneOuterAngle", AL_CONE_OUTER_ANGLE, ALValue.degrees) }
     /// The gain outside the outer cone (`AL_CONE_OUTER_GAIN`), 0...1. Default 0.
     public static var coneOuterGain: Self { float("coneOuterGain", AL_CONE_OUTER_GAIN, ALValue.unit) }
     /// The distance at which attenuation starts (`AL_REFERENCE_DISTANCE`), at least 0. Default 1.
@@ -50,7 +50,7 @@ extension Property where Owner == AudioSource, Value == Float {
     public static var secondOffset: Self {
         Property("secondOffset", AL_SEC_OFFSET, read: readFloat,
                  write: { n, p, v in alSourcef(n, p, v) },
-                 validate: ALValue.checkRange("secondOffset", ALValue.atLeastZero), offsetUnit: .seconds)
+                 validate: ALValue.atLeastZero, offsetUnit: .seconds)
     }
 }
 
@@ -58,7 +58,7 @@ extension Property where Owner == AudioSource, Value == Int {
     private static func offset(_ name: String, _ param: Int32, _ unit: OffsetUnit) -> Self {
         Property(name, param, read: { n, p in Int(readInt(n, p)) },
                  write: { n, p, v in alSourcei(n, p, ALint(v)) },
-                 validate: { v in v >= 0 && v <= Int(Int32.max) ? nil : "\(name) must be in 0...\(Int32.max), got \(v)" },
+                 validate: { v, name in v >= 0 && v <= Int(Int32.max) ? nil : "\(name) must be in 0...\(Int32.max), got \(v)" },
                  offsetUnit: unit)
     }
 
@@ -83,7 +83,7 @@ extension Property where Owner == AudioSource, Value == Int {
         Property("resampler", AL_SOURCE_RESAMPLER_SOFT, extension: "AL_SOFT_source_resampler",
                  read: { n, p in Int(readInt(n, p)) },
                  write: { n, p, v in alSourcei(n, p, ALint(v)) },
-                 validate: { v in
+                 validate: { v, _ in
                      let count = Int(alGetInteger(AL_NUM_RESAMPLERS_SOFT))
                      return (0..<count).contains(v) ? nil : "resampler must be in 0..<\(count), got \(v)"
                  })
@@ -94,7 +94,7 @@ extension Property where Owner == AudioSource, Value == SIMD3<Float> {
     private static func vector(_ name: String, _ param: Int32) -> Self {
         Property(name, param, read: readVector,
                  write: { n, p, v in alSource3f(n, p, v.x, v.y, v.z) },
-                 validate: { checkFinite($0, name) })
+                 validate: ALValue.finiteVector)
     }
 
     /// Position in the world, or relative to the listener when ``isRelative`` (`AL_POSITION`).
@@ -136,7 +136,7 @@ extension Property where Owner == AudioSource, Value == SIMD2<Float> {
                      let values: [Float] = [v.x, v.y]
                      alSourcefv(n, p, values)
                  },
-                 validate: { v in v.x.isFinite && v.y.isFinite ? nil : "stereoAngles must be finite, got \(v)" })
+                 validate: { v, _ in v.x.isFinite && v.y.isFinite ? nil : "stereoAngles must be finite, got \(v)" })
     }
 }
 
