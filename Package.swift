@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "SoundStage", targets: ["SoundStage"]),
         .executable(name: "soundstage", targets: ["soundstage"]),
         .executable(name: "drumdub", targets: ["DrumDub"]),
+        .executable(name: "soundstage-bench", targets: ["SoundStageBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,6 +48,17 @@ let package = Package(
             name: "DrumDub",
             dependencies: ["SoundStage"],
             path: "Demos/DrumDub"
+        ),
+        .target(
+            name: "CBaseline",
+            dependencies: ["COpenAL"],
+            path: "Benchmarks/CBaseline",
+            linkerSettings: [.linkedLibrary("m")]
+        ),
+        .executableTarget(
+            name: "SoundStageBenchmarks",
+            dependencies: ["SoundStage", "CBaseline"],
+            path: "Benchmarks/SoundStageBenchmarks"
         ),
         .testTarget(
             name: "SoundStageTests",

@@ -1,0 +1,19 @@
+#ifndef SOUNDSTAGE_CBASELINE_H
+#define SOUNDSTAGE_CBASELINE_H
+/* The raw OpenAL Soft baseline the benchmarks compare SoundStage with: the same work done
+   with plain C calls, as a careful C programmer would write it. Each function returns the
+   wall-clock seconds of the measured part, or a negative value on failure. */
+
+/* Renders `frames` frames (in blocks of `block`) of `voices` looping positioned mono voices
+   through a 48 kHz stereo float loopback device, HRTF on or off. */
+double cbase_mix(int voices, int frames, int block, int hrtf);
+
+/* Sets the position of each of `sources` sources once per frame for `frames` frames
+   (alSource3f), rendering 64 samples between frames; returns the seconds spent in the
+   alSource3f calls alone. */
+double cbase_setters(int sources, int frames);
+
+/* From alSourcePlay to the first non-zero rendered sample, in frames, rendering blocks of
+   `block` frames on a 48 kHz stereo float loopback device. */
+int cbase_play_latency(int block);
+#endif

@@ -1,0 +1,186 @@
+// soundstage-bench: SoundStage against raw OpenAL C (the CBaseline target) on the same work,
+// in the same run, as ratios. Build and run with `make bench` (release mode).
+//
+//   soundstage-bench [--runs N] [--quick]     the table
+//   soundstage-bench --workload NAME          one small fixed workload, for callgrind
+import CBaseline
+import Foundation
+import SoundStage
+
+let arguments = CommandLine.arguments
+func option(_ name: String) -> String? {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+    return arguments[i + 1]
+}
+let quick = arguments.contains("--quick")
+let runs = Int(option("--runs") ?? "") ?? (quick ? 3 : 5)
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+func sineBuffer(_ context: AudioContext) throws -> AudioBuffer {
+    let samples = (0..<48_000).map { 0.25 * sinf(2 * .pi * 440 * Float($0) / 48_000) }
+    return try AudioBuffer(context: context, samples: samples, sampleRate: 48_000)
+}
+
+func loopback(hrtf: Bool, sources: Int) throws -> AudioContext {
+    let device = try AudioDevice.openLoopback(format: RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32))
+    return try AudioContext(device: device, attributes: ContextAttributes(monoSources: sources, stereoSources: 0, hrtf: hrtf ? .on : .off))
+}
+
+/// Seconds to render `frames` frames of `voices` looping positioned voices, SoundStage.
+func swiftMix(voices: Int, frames: Int, block: Int, hrtf: Bool) throws -> Double {
+    let context = try loopback(hrtf: hrtf, sources: voices)
+    let buffer = try sineBuffer(context)
+    let sources = try (0..<voices).map { i -> AudioSource in
+        let angle = 2 * Float.pi * Float(i) / Float(voices)
+        let source = try AudioSource(context: context)
+        try source.setBuffer(buffer)
+        try source.set(.isLooping, to: true)
+        try source.set(.position, to: [4 * cosf(angle), 0, 4 * sinf(angle)])
+        return source
+    }
+    try AudioSource.play(sources)
+    var out = [Float](repeating: 0, count: 2 * block)
+    // Keep the voices alive while rendering: in release builds Swift may otherwise end the
+    // array's lifetime after its last use above, and a released source stops playing.
+    return try withExtendedLifetime(sources) {
+        let start = now()
+        var done = 0
+        while done < frames {
+            try out.withUnsafeMutableBytes { try context.device.render(into: $0, frames: block) }
+            done += block
+        }
+        return now() - start
+    }
+}
+
+/// Seconds spent in the position setters alone, SoundStage.
+func swiftSetters(count: Int, frames: Int) throws -> Double {
+    let context = try loopback(hrtf: false, sources: count)
+    let buffer = try sineBuffer(context)
+    let sources = try (0..<count).map { _ -> AudioSource in
+        let source = try AudioSource(context: context)
+        try source.setBuffer(buffer)
+        try source.set(.isLooping, to: true)
+        return source
+    }
+    try AudioSource.play(sources)
+    var out = [Float](repeating: 0, count: 2 * 64)
+    var spent = 0.0
+    for f in 0..<frames {
+        let start = now()
+        for (i, source) in sources.enumerated() {
+            try source.set(.position, to: [Float(i % 17), 0.5, -Float(f % 23)])
+        }
+        spent += now() - start
+        try out.withUnsafeMutableBytes { try context.device.render(into: $0, frames: 64) }
+    }
+    return spent
+}
+
+/// Frames from play() to the first non-zero rendered sample, SoundStage.
+func swiftPlayLatency(block: Int) throws -> Int {
+    let context = try loopback(hrtf: false, sources: 4)
+    let source = try AudioSource(context: context)
+    try source.setBuffer(try sineBuffer(context))
+    try source.set(.position, to: [0, 0, -1])
+    _ = try context.device.render(frames: block)
+    try source.play()
+    var rendered = 0
+    while rendered < 48_000 {
+        let audio = try context.device.render(frames: block)
+        if let i = audio.samples.firstIndex(where: { $0 != 0 }) { return rendered + i / 2 }
+        rendered += block
+    }
+    return -1
+}
+
+// MARK: - Callgrind workloads: small, fixed, one process each.
+
+if let workload = option("--workload") {
+    switch workload {
+    case "setters-swift": _ = try swiftSetters(count: 256, frames: 200)
+    case "setters-c": _ = cbase_setters(256, 200)
+    case "mix-swift": _ = try swiftMix(voices: 64, frames: 4_800, block: 480, hrtf: false)
+    case "mix-c": _ = cbase_mix(64, 4_800, 480, 0)
+    case "none": break   // process start-up only, subtracted from the others
+    default:
+        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-c, mix-swift or mix-c\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}
+
+// MARK: - The table
+
+struct Figure {
+    let name: String
+    let unit: String
+    let swift: [Double]
+    let c: [Double]
+    /// SoundStage over C: for throughput higher is better, for costs lower is better.
+    let ratio: (Double, Double) -> Double
+    let goal: String
+    let met: (Double) -> Bool
+}
+
+func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2 }
+func fmt(_ v: Double) -> String { v >= 100 ? String(format: "%.0f", v) : v >= 10 ? String(format: "%.1f", v) : String(format: "%.2f", v) }
+func spread(_ v: [Double]) -> String { "\(fmt(median(v))) (\(fmt(v.min()!))-\(fmt(v.max()!)))" }
+
+/// Runs the Swift and C measurements `runs` times each, interleaved.
+func measure(_ swift: () throws -> Double, _ c: () -> Double) throws -> ([Double], [Double]) {
+    var s: [Double] = [], k: [Double] = []
+    for _ in 0..<runs {
+        s.append(try swift())
+        let value = c()
+        guard value >= 0 else { throw SoundStageError(.invalidState, operation: "C baseline", object: "benchmark", reason: "the C baseline failed") }
+        k.append(value)
+    }
+    return (s, k)
+}
+
+var figures: [Figure] = []
+let mixSeconds = quick ? 0.5 : 2.0
+for (voices, hrtf) in [(256, false), (4096, false), (256, true), (4096, true)] {
+    // Audio seconds rendered: less for the heavy cases so each run stays around a second.
+    let audio = voices == 4096 ? (hrtf ? mixSeconds / 8 : mixSeconds / 2) : mixSeconds
+    let frames = Int(audio * 48_000) / 1_024 * 1_024
+    let (s, c) = try measure({ Double(frames) / 48_000 / (try swiftMix(voices: voices, frames: frames, block: 1_024, hrtf: hrtf)) },
+                             { let t = cbase_mix(Int32(voices), Int32(frames), 1_024, hrtf ? 1 : 0); return t < 0 ? t : Double(frames) / 48_000 / t })
+    figures.append(Figure(name: "mix \(voices) voices, HRTF \(hrtf ? "on" : "off")", unit: "x real time", swift: s, c: c,
+                          ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
+}
+do {
+    let count = 256, frames = quick ? 500 : 2_000
+    let calls = Double(count * frames)
+    let (s, c) = try measure({ try swiftSetters(count: count, frames: frames) / calls * 1e9 },
+                             { let t = cbase_setters(Int32(count), Int32(frames)); return t < 0 ? t : t / calls * 1e9 })
+    figures.append(Figure(name: "position setter, 256 sources", unit: "ns per call", swift: s, c: c,
+                          ratio: { $0 / $1 }, goal: "<= 1.2", met: { $0 <= 1.2 }))
+}
+do {
+    let block = 1_024
+    let (s, c) = try measure({ Double(try swiftPlayLatency(block: block)) }, { Double(cbase_play_latency(Int32(block))) })
+    figures.append(Figure(name: "play() to first sample (block \(block))", unit: "frames", swift: s, c: c,
+                          ratio: { $0 - $1 }, goal: "<= +\(block) frames", met: { $0 <= Double(block) }))
+}
+
+let processor = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+    .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+print("SoundStage benchmarks, \(runs) runs each, median (min-max); \(ProcessInfo.processInfo.activeProcessorCount) cores, \(processor)")
+print("")
+print("| figure | unit | SoundStage | raw C | ratio | goal | met |")
+print("|---|---|---|---|---|---|---|")
+for f in figures {
+    let r = f.ratio(median(f.swift), median(f.c))
+    let ratioText = f.goal.hasPrefix("<= +") ? String(format: "%+.0f", r) : String(format: "%.2f", r)
+    print("| \(f.name) | \(f.unit) | \(spread(f.swift)) | \(spread(f.c)) | \(ratioText) | \(f.goal) | \(f.met(r) ? "yes" : "no") |")
+}
+print("| decode 5-min Ogg Vorbis vs oggdec | x oggdec | not measured: needs the Ogg decoder (issue 3) | | | >= 0.95 | |")
+print("| load 100 MB PCM16 WAV | GB/s | not measured: needs the file decoders (issue 3) | | | >= 1 | |")
+print("| engine start + 4 sounds loaded | ms | not measured: needs AudioEngine (issue 5) | | | <= 50 | |")

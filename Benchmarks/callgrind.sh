@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Instruction counts (valgrind --tool=callgrind) of small fixed workloads, SoundStage and raw
+# C side by side. Counts, unlike times, repeat exactly on a busy machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
+swift build -c release --product soundstage-bench >&2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+count() {
+    valgrind --tool=callgrind --callgrind-out-file="$out/$1.out" .build/release/soundstage-bench --workload "$1" >/dev/null 2>"$out/$1.log"
+    grep -E '^(summary|totals):' "$out/$1.out" | head -1 | awk '{print $2}'
+}
+# Process start-up (Swift runtime, OpenAL Soft initialisation) is counted once and subtracted.
+base=$(count none)
+echo "start-up, subtracted below: $base instructions"
+echo
+echo "| workload | SoundStage (instructions) | raw C (instructions) | ratio |"
+echo "|---|---|---|---|"
+for w in setters mix; do
+    s=$(( $(count "$w-swift") - base )); c=$(( $(count "$w-c") - base ))
+    echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.3f", s / c }') |"
+done
