@@ -17,7 +17,8 @@ echo "start-up, subtracted below: $base instructions"
 echo
 echo "| workload | SoundStage (instructions) | raw C (instructions) | ratio |"
 echo "|---|---|---|---|"
-for w in setters mix; do
-    s=$(( $(count "$w-swift") - base )); c=$(( $(count "$w-c") - base ))
+for w in setters setters-batch mix; do
+    cw=${w%-batch}
+    s=$(( $(count "$w-swift") - base )); c=$(( $(count "$cw-c") - base ))
     echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.3f", s / c }') |"
 done

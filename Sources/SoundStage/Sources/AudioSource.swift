@@ -160,6 +160,18 @@ public final class AudioSource: Sendable, CustomStringConvertible {
         try writeProperty(property, value, extraCheck: extra)
     }
 
+    /// Writes a vector property (position, velocity, direction). The same as the generic
+    /// `set(_:to:)`; this concrete overload lets callers in other modules reach code
+    /// specialised for the type, which matters when moving many sources every frame.
+    public func set(_ property: Property<AudioSource, SIMD3<Float>>, to value: SIMD3<Float>) throws {
+        try writeProperty(property, value)
+    }
+
+    /// Writes a float property (gain, pitch, ...); see the vector overload for why it exists.
+    public func set(_ property: Property<AudioSource, Float>, to value: Float) throws {
+        try writeProperty(property, value, extraCheck: property.offsetUnit.flatMap { offsetProblem(unit: $0, value: value) })
+    }
+
     /// The playing state.
     public var state: SourceState { self.get(.state) }
 
@@ -175,7 +187,7 @@ public final class AudioSource: Sendable, CustomStringConvertible {
         }
     }
 
-    private func offsetProblem<V>(unit: OffsetUnit, value: V) -> String? {
+    func offsetProblem<V>(unit: OffsetUnit, value: V) -> String? {
         guard let length else { return nil }
         let (position, limit, what): (Double, Double, String)
         switch unit {

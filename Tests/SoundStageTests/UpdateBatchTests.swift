@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import SoundStage
+
+@Suite("Batched updates")
+struct UpdateBatchTests {
+    @Test("a batch moves sources and turns the listener together, as the render shows")
+    func batch() throws {
+        let scene = try Scene()
+        let left = try scene.toneSource(frequency: 500, at: [-1, 0, 0])
+        let right = try scene.toneSource(frequency: 500, at: [1, 0, 0])
+        try AudioSource.play([left, right])
+        try left.set(.gain, to: 0.2)   // the left source is 14 dB quieter
+        let before = try scene.render(frames: 24_000)
+        #expect(Measure.dB(before, channel: 1) - Measure.dB(before, channel: 0) > 10)
+        // Swap the sources' places in one batch: now the quiet one is on the right.
+        try scene.context.update { batch in
+            try batch.set(.position, of: left, to: [1, 0, 0])
+            try batch.set(.position, of: right, to: [-1, 0, 0])
+            try batch.set(.gain, to: 0.5)
+        }
+        #expect(left.get(.position) == [1, 0, 0] && scene.context.listener.get(.gain) == 0.5)
+        let after = try scene.render(frames: 24_000)
+        #expect(Measure.dB(after, channel: 0) - Measure.dB(after, channel: 1) > 10)
+        #expect(abs(Measure.dB(after, channel: 0) - (Measure.dB(before, channel: 1) - 6.02)) < 0.2, "listener gain 0.5 is -6 dB")
+    }
+
+    @Test("a bad value in a batch throws a typed error; the changes before it still apply")
+    func errors() throws {
+        let scene = try Scene()
+        let source = try AudioSource(context: scene.context)
+        expectError(.invalidArgument, mentioning: ["gain", "UpdateBatch"]) {
+            try scene.context.update { batch in
+                try batch.set(.pitch, of: source, to: 2)
+                try batch.set(.gain, of: source, to: -1)
+            }
+        }
+        #expect(source.get(.pitch) == 2 && source.get(.gain) == 1)
+        let other = try Scene()
+        let foreign = try AudioSource(context: other.context)
+        expectError(.wrongContext) { try scene.context.update { try $0.set(.gain, of: foreign, to: 0.5) } }
+        expectError(.readOnly) { try scene.context.update { try $0.set(.state, of: source, to: .playing) } }
+        // The context still works normally afterwards.
+        try source.set(.gain, to: 0.5)
+        #expect(source.get(.gain) == 0.5)
+    }
+}
