@@ -33,6 +33,7 @@ start_pulse() {
     if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -w "${XDG_RUNTIME_DIR}" ]; then
         XDG_RUNTIME_DIR=$(mktemp -d /tmp/soundstage-xdg.XXXXXX)
         export XDG_RUNTIME_DIR
+        SOUNDSTAGE_MADE_XDG="$XDG_RUNTIME_DIR"
     fi
     if pactl info >/dev/null 2>&1; then return 0; fi
     pulseaudio -D --exit-idle-time=-1 -n --load=module-null-sink \
@@ -44,6 +45,8 @@ start_pulse() {
     echo "==> PulseAudio did not start; the end-to-end test will say so" >&2
 }
 
+# Stops the server start_pulse started, and removes the runtime folder it made.
 stop_pulse() {
-    [ "${SOUNDSTAGE_STARTED_PULSE:-0}" = 1 ] && pulseaudio --kill >/dev/null 2>&1 || true
+    if [ "${SOUNDSTAGE_STARTED_PULSE:-0}" = 1 ]; then pulseaudio --kill >/dev/null 2>&1 || true; fi
+    if [ -n "${SOUNDSTAGE_MADE_XDG:-}" ]; then rm -rf "$SOUNDSTAGE_MADE_XDG"; fi
 }
