@@ -11,6 +11,9 @@ ensure_packages "${SOUNDSTAGE_BUILD_PACKAGES[@]}" "${SOUNDSTAGE_TEST_PACKAGES[@]
 start_pulse
 trap stop_pulse EXIT
 export ALSOFT_TRAP_AL_ERROR=1 ALSOFT_TRAP_ALC_ERROR=1
+# OpenAL Soft traps by raising SIGTRAP; Swift's crash backtracer catches SIGTRAP and returns,
+# which would let the run go on. With the backtracer off, an OpenAL error ends the run.
+export SWIFT_BACKTRACE=enable=no
 # The end-to-end test must run, not skip, when this script started the sound server.
 export SOUNDSTAGE_E2E=1
 swift test "$@"
