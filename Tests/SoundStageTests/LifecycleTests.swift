@@ -97,3 +97,39 @@ struct LifecycleTests {
         #expect(sources.count == limit)
     }
 }
+
+@Suite("Context switching")
+struct ContextSwitchTests {
+    @Test("dropping the last reference to another context inside an operation neither trips OpenAL nor leaves the wrong context current")
+    func contextDiesInsideAnOperation() throws {
+        let scene = try Scene()
+        let source = try AudioSource(context: scene.context)
+        weak var weakOther: AudioContext?
+        do {
+            // A second context on the same device, kept alive only by a buffer made in it.
+            let other = try AudioContext(device: scene.device)
+            weakOther = other
+            let buffer = try clickBuffer(other, frames: 4_800, clicks: [0])
+            try other.listener.set(.gain, to: 1)     // leave `other` current
+            try source.setBuffer(buffer)
+        }
+        #expect(weakOther != nil)
+        let replacement = try clickBuffer(scene.context, frames: 4_800, clicks: [100])
+        // Make `other` the current context, as the last one used, before the operation.
+        try weakOther?.listener.set(.gain, to: 1)
+        #expect(alcGetCurrentContext() == weakOther?.handle.raw)
+        // Replacing the buffer drops the last reference to it and so to `other`, inside the
+        // source's own operation: the buffer is deleted in `other`, `other` is destroyed.
+        try source.setBuffer(replacement)
+        #expect(weakOther == nil)
+        // The destroyed context must never be made current again (an earlier gateway did,
+        // a use-after-free that OpenAL Soft happened not to report).
+        #expect(alcGetCurrentContext() == scene.context.handle.raw)
+        // The source's context is still the one its calls reach.
+        try source.set(.position, to: [0, 0, -1])
+        try source.play()
+        let audio = try scene.device.render(frames: 4_800)
+        #expect(onsets(audio.channel(0)) == [100])
+        #expect(source.get(.position) == [0, 0, -1])
+    }
+}

@@ -64,12 +64,23 @@ enum OpenAL {
     ) throws -> R {
         try lock.withLock {
             let previous = alcGetCurrentContext()
-            if previous == context.raw { return try body() }
-            try makeCurrentLocked(context)
-            defer { if let previous { _ = alcMakeContextCurrent(previous) } }
+            let nested = depth > 0
+            if previous != context.raw { try makeCurrentLocked(context) }
+            depth += 1
+            defer {
+                depth -= 1
+                // Only a nested call restores: the outer call's context is kept alive by the
+                // object that call works on. At the outermost level the context simply stays
+                // current, since the one before may be gone by the time the body returns.
+                if nested, let previous, previous != context.raw { _ = alcMakeContextCurrent(previous) }
+            }
             return try body()
         }
     }
+
+    /// How many ``withContext(_:_:)`` calls are running on the thread holding ``lock``.
+    /// Read and written only under the lock.
+    nonisolated(unsafe) static var depth = 0
 
     /// Makes `context` current if it is not. Must be called with ``lock`` held.
     @inline(__always)
