@@ -155,51 +155,25 @@ struct DrumDub {
 
     static func renderOffline(_ options: Options, to path: String) throws {
         let folder = try assetsFolder(options)
-        let format = RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .int16)
+        let format = RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32)
         let device = try AudioDevice.openLoopback(format: format)
         let context = try AudioContext(device: device, attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off))
         let kit = try Kit(context: context, folder: folder)
         let steps = Int(options.seconds / stepSeconds)
-        var pcm: [Int16] = []
-        pcm.reserveCapacity(Int(options.seconds * 48_000 * 2) + 96_000)
-        var rendered = 0
+        var audio = RenderedAudio(format: format, samples: [])
         for step in 0...steps {
             if step < steps {
                 try context.listener.setPose(position: .zero, yaw: yaw(atStep: step))
                 try kit.hit(step: step)
             }
             // Render up to the next step's frame (the last block lets the tails ring out).
-            let end = step < steps ? Int((Double(step + 1) * stepSeconds * 48_000).rounded()) : rendered + 24_000
-            let frames = end - rendered
-            var block = [Int16](repeating: 0, count: frames * 2)
-            try block.withUnsafeMutableBytes { try device.render(into: $0, frames: frames) }
-            pcm += block
-            rendered = end
+            let end = step < steps ? Int((Double(step + 1) * stepSeconds * 48_000).rounded()) : audio.frameCount + 24_000
+            audio.append(try device.render(frames: end - audio.frameCount))
         }
-        try writeWAV(pcm, channels: 2, sampleRate: 48_000, to: URL(fileURLWithPath: path))
-        let left = stride(from: 0, to: pcm.count, by: 2).map { Float(pcm[$0]) / 32_768 }
-        let right = stride(from: 1, to: pcm.count, by: 2).map { Float(pcm[$0]) / 32_768 }
-        func describe(_ s: [Float]) -> String {
-            let peak = s.map(abs).max() ?? 0
-            let rms = (s.reduce(0) { $0 + Double($1 * $1) } / Double(max(1, s.count))).squareRoot()
-            return String(format: "peak %.1f dBFS, RMS %.1f dBFS", 20 * log10(Double(max(peak, 1e-8))), 20 * log10(max(rms, 1e-8)))
+        try audio.writeWAV(to: URL(fileURLWithPath: path), as: .pcm16)
+        print("drumdub: rendered \(String(format: "%.2f", Double(audio.frameCount) / 48_000)) s offline to \(path) (HRTF \(context.hrtfStatus))")
+        for (channel, name) in ["left", "right"].enumerated() {
+            print(String(format: "  %@: peak %.1f dBFS, RMS %.1f dBFS", name, audio.peakDB(channel: channel), audio.rmsDB(channel: channel)))
         }
-        print("drumdub: rendered \(String(format: "%.2f", Double(rendered) / 48_000)) s offline to \(path) (HRTF \(context.hrtfStatus))")
-        print("  left:  \(describe(left))")
-        print("  right: \(describe(right))")
-    }
-
-    /// Writes interleaved 16-bit PCM as a WAV file, replacing `url` only when complete.
-    static func writeWAV(_ samples: [Int16], channels: Int, sampleRate: Int, to url: URL) throws {
-        var data = Data()
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { data.append(contentsOf: $0) } }
-        let bytes = samples.count * 2
-        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + bytes); data.append(contentsOf: Array("WAVE".utf8))
-        data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(channels); u32(sampleRate)
-        u32(sampleRate * channels * 2); u16(channels * 2); u16(16)
-        data.append(contentsOf: Array("data".utf8)); u32(bytes)
-        samples.withUnsafeBytes { data.append(contentsOf: $0) }
-        try data.write(to: url, options: .atomic)
     }
 }

@@ -158,10 +158,13 @@ struct DeviceTests {
 
 enum ToolRunner {
     /// The built `soundstage` executable beside the test bundle.
-    static var soundstage: URL? {
+    static var soundstage: URL? { product("soundstage") }
+
+    /// A built executable product beside the test bundle.
+    static func product(_ name: String) -> URL? {
         var dir = Bundle.main.bundleURL
         for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("soundstage")
+            let candidate = dir.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
