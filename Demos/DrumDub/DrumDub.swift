@@ -172,8 +172,8 @@ struct DrumDub {
         }
         try audio.writeWAV(to: URL(fileURLWithPath: path), as: .pcm16)
         print("drumdub: rendered \(String(format: "%.2f", Double(audio.frameCount) / 48_000)) s offline to \(path) (HRTF \(context.hrtfStatus))")
-        for (channel, name) in ["left", "right"].enumerated() {
-            print(String(format: "  %@: peak %.1f dBFS, RMS %.1f dBFS", name, audio.peakDB(channel: channel), audio.rmsDB(channel: channel)))
+        for (name, level) in zip(["left", "right"], audio.levels()) {
+            print(String(format: "  %@: peak %.1f dBFS, RMS %.1f dBFS", name, level.peak, level.rms))
         }
     }
 }

@@ -48,8 +48,8 @@ struct Render: ParsableCommand {
             fail("\(error)")
         }
         let names = ScenePlot.channelNames(description.channels)
-        let levels = (0..<description.channels.channelCount).map { c in
-            "\(names[c]) peak \(String(format: "%.1f", audio.peakDB(channel: c))) RMS \(String(format: "%.1f", audio.rmsDB(channel: c)))"
+        let levels = audio.levels().enumerated().map { c, level in
+            "\(names[c]) peak \(String(format: "%.1f", level.peak)) RMS \(String(format: "%.1f", level.rms))"
         }.joined(separator: ", ")
         print("\(output): \(String(format: "%.2f", description.duration)) s, \(description.sampleRate) Hz \(description.channels.rawValue), "
               + "rendered in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.0f", description.duration / max(elapsed, 1e-6)))x real time); dBFS: \(levels)")

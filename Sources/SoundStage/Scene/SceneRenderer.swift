@@ -157,22 +157,31 @@ public enum WAVSampleFormat: String, Sendable, CaseIterable {
 }
 
 extension RenderedAudio {
-    /// The peak level of channel `channel` in dBFS (-160 for silence).
-    public func peakDB(channel: Int) -> Double {
+    /// Peak and RMS level of every channel in dBFS (-160 for silence), in one pass.
+    public func levels() -> [(peak: Double, rms: Double)] {
         let n = format.channels.channelCount
-        var peak: Float = 0
-        for i in stride(from: channel, to: samples.count, by: n) { peak = max(peak, abs(samples[i])) }
-        return peak > 0 ? max(-160, 20 * log10(Double(peak))) : -160
+        var peaks = [Float](repeating: 0, count: n)
+        var sums = [Double](repeating: 0, count: n)
+        samples.withUnsafeBufferPointer { s in
+            var i = 0
+            while i + n <= s.count {
+                for c in 0..<n {
+                    let v = s[i + c]
+                    peaks[c] = max(peaks[c], abs(v))
+                    sums[c] += Double(v) * Double(v)
+                }
+                i += n
+            }
+        }
+        func dB(_ x: Double) -> Double { x > 0 ? max(-160, 20 * log10(x)) : -160 }
+        return (0..<n).map { (dB(Double(peaks[$0])), dB((sums[$0] / Double(max(1, frameCount))).squareRoot())) }
     }
 
+    /// The peak level of channel `channel` in dBFS (-160 for silence).
+    public func peakDB(channel: Int) -> Double { levels()[channel].peak }
+
     /// The RMS level of channel `channel` in dBFS (-160 for silence).
-    public func rmsDB(channel: Int) -> Double {
-        let n = format.channels.channelCount
-        var sum = 0.0
-        for i in stride(from: channel, to: samples.count, by: n) { sum += Double(samples[i]) * Double(samples[i]) }
-        let rms = (sum / Double(max(1, frameCount))).squareRoot()
-        return rms > 0 ? max(-160, 20 * log10(rms)) : -160
-    }
+    public func rmsDB(channel: Int) -> Double { levels()[channel].rms }
 
     /// The WAV file bytes of this audio in `sampleFormat`.
     public func wavData(_ sampleFormat: WAVSampleFormat = .pcm16) -> Data {
@@ -187,13 +196,22 @@ extension RenderedAudio {
         u16(sampleFormat == .pcm16 ? 1 : 3); u16(channels); u32(format.sampleRate)
         u32(format.sampleRate * channels * bytesPerSample); u16(channels * bytesPerSample); u16(bytesPerSample * 8)
         data.append(contentsOf: Array("data".utf8)); u32(dataBytes)
-        switch sampleFormat {
-        case .pcm16:
-            let ints = samples.map { Int16((max(-1, min(1, $0)) * 32767).rounded()).littleEndian }
-            ints.withUnsafeBytes { data.append(contentsOf: $0) }
-        case .float32:
-            let bits = samples.map { $0.bitPattern.littleEndian }
-            bits.withUnsafeBytes { data.append(contentsOf: $0) }
+        let header = data.count
+        data.count += dataBytes
+        data.withUnsafeMutableBytes { raw in
+            let out = raw.baseAddress! + header
+            samples.withUnsafeBufferPointer { input in
+                switch sampleFormat {
+                case .pcm16:
+                    let ints = out.bindMemory(to: Int16.self, capacity: input.count)
+                    for i in 0..<input.count {
+                        ints[i] = Int16((max(-1, min(1, input[i])) * 32767).rounded()).littleEndian
+                    }
+                case .float32:
+                    let bits = out.bindMemory(to: UInt32.self, capacity: input.count)
+                    for i in 0..<input.count { bits[i] = input[i].bitPattern.littleEndian }
+                }
+            }
         }
         return data
     }
