@@ -103,7 +103,7 @@ struct DrumDub {
 
         init(context: AudioContext, folder: URL) throws {
             voices = try drums.map { drum in
-                let buffer = try AudioBuffer(context: context, wavFile: folder.appendingPathComponent("\(drum.name).wav"))
+                let buffer = try AudioBuffer(context: context, contentsOf: folder.appendingPathComponent("\(drum.name).wav"))
                 return try (0..<2).map { _ in
                     let voice = try AudioSource(context: context)
                     try voice.setBuffer(buffer)

@@ -1,4 +1,7 @@
 #ifndef SOUNDSTAGE_CVORBIS_SHIM_H
 #define SOUNDSTAGE_CVORBIS_SHIM_H
+/* SoundStage passes its own callbacks to ov_open_callbacks; the header's static default
+   callbacks would only be unused copies in every translation unit. */
+#define OV_EXCLUDE_STATIC_CALLBACKS
 #include <vorbis/vorbisfile.h>
 #endif

@@ -31,7 +31,7 @@ struct Play: ParsableCommand {
         }
         do {
             let context = try AudioContext(device: output)
-            let buffer = try AudioBuffer(context: context, wavFile: URL(fileURLWithPath: file))
+            let buffer = try AudioBuffer(context: context, contentsOf: URL(fileURLWithPath: file))
             let source = try AudioSource(context: context)
             try source.setBuffer(buffer)
             try source.set(.gain, to: gain)

@@ -15,7 +15,7 @@ struct DemoTests {
         #expect(run.stdout.contains("rendered 9.50 s"), "\(run.stdout)")
 
         let scene = try Scene()
-        let wav = try AudioBuffer(context: scene.context, wavFile: out)
+        let wav = try AudioBuffer(context: scene.context, contentsOf: out)
         #expect(wav.channelCount == 2 && wav.sampleRate == 48_000)
         let samples = try #require(wav.floatSamples())
         let audio = RenderedAudio(format: RenderFormat(), samples: samples)

@@ -14,7 +14,7 @@ struct WAVReaderTests {
     func drums(name: String) throws {
         let url = drums.appendingPathComponent("\(name).wav")
         let scene = try Scene()
-        let buffer = try AudioBuffer(context: scene.context, wavFile: url)
+        let buffer = try AudioBuffer(context: scene.context, contentsOf: url)
         let soxi = try #require(PulseServer.which("soxi"), "soxi (sox) is needed")
         let frames = try ToolRunner.run(soxi, ["-s", url.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let rate = try ToolRunner.run(soxi, ["-r", url.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -34,7 +34,7 @@ struct WAVReaderTests {
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         expectError(.decodingFailed, mentioning: [url.path, words], sourceLocation: sourceLocation) {
-            _ = try AudioBuffer(context: scene.context, wavFile: url)
+            _ = try AudioBuffer(context: scene.context, contentsOf: url)
         }
     }
 
@@ -50,7 +50,7 @@ struct WAVReaderTests {
     @Test("bad WAV files give a typed error naming the file and the reason")
     func badFiles() throws {
         try expectBad([], "empty")
-        try expectBad(Array("hello, this is not audio at all".utf8), "not a RIFF/WAVE")
+        try expectBad(Array("hello, this is not audio at all".utf8), "not a WAV or Ogg Vorbis")
         try expectBad(wav(channels: 0), "0 channels")
         try expectBad(wav(channels: 3, data: [0, 0, 0, 0, 0, 0]), "3 channels")
         try expectBad(wav(rate: 0), "sample rate 0")
@@ -64,7 +64,7 @@ struct WAVReaderTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-trunc-\(getpid()).wav")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(wav(data: [1, 0, 2, 0, 3], dataSize: 1_000_000_000)).write(to: url)
-        let buffer = try AudioBuffer(context: scene.context, wavFile: url)
+        let buffer = try AudioBuffer(context: scene.context, contentsOf: url)
         #expect(buffer.frameCount == 2 && buffer.bytes == [1, 0, 2, 0])
     }
 }

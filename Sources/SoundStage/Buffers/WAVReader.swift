@@ -2,8 +2,7 @@ import Foundation
 
 /// Reads linear-PCM WAV files (8-bit unsigned, 16-bit signed, 32-bit float; one to eight
 /// channels; RIFF and WAVE_FORMAT_EXTENSIBLE), validating every size against the bytes
-/// present. The full decoders (ADPCM, G.711, AIFF, CAF, Ogg Vorbis) build on the same
-/// ``AudioBuffer`` initialiser.
+/// present. Used by ``AudioBuffer/init(context:contentsOf:)``.
 enum WAVReader {
     struct Decoded {
         var bytes: [UInt8]
@@ -62,22 +61,5 @@ enum WAVReader {
             offset = body + size + (size & 1)
         }
         throw fail(fmt == nil ? "no fmt chunk" : "no data chunk")
-    }
-}
-
-extension AudioBuffer {
-    /// Loads a linear-PCM WAV file (8-bit, 16-bit or float32, one to eight channels).
-    ///
-    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` when the file cannot be
-    ///   read, ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the
-    ///   reason when it is not such a WAV file.
-    public convenience init(context: AudioContext, wavFile url: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw SoundStageError(.fileAccess, operation: "AudioBuffer(wavFile:)", object: url.path,
-                                  reason: "cannot read the file (\(error.localizedDescription))")
-        }
-        let decoded = try WAVReader.decode(data, name: url.path)
-        try self.init(context: context, bytes: decoded.bytes, format: decoded.format, sampleRate: decoded.sampleRate, label: url.lastPathComponent)
     }
 }

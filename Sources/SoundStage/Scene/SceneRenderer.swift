@@ -82,7 +82,7 @@ public struct SceneRenderer: Sendable {
     private func makeBuffer(_ sound: SoundDescription, context: AudioContext) throws -> AudioBuffer {
         switch sound {
         case .file(let path):
-            return try AudioBuffer(context: context, wavFile: scene.resolve(path))
+            return try AudioBuffer(context: context, contentsOf: scene.resolve(path))
         case .tone(let shape, let frequency, let duration):
             let samples = ToneGenerator.samples(shape, frequency: frequency, duration: duration, sampleRate: scene.sampleRate)
             return try AudioBuffer(context: context, samples: samples, sampleRate: scene.sampleRate,
