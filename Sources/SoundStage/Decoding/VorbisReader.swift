@@ -114,39 +114,3 @@ enum VorbisReader {
         return Decoded(samples: samples, channels: layout, sampleRate: rate)
     }
 }
-
-extension AudioBuffer {
-    /// Loads a sound file: linear-PCM WAV (8-bit, 16-bit or float32) or Ogg Vorbis, told
-    /// apart by their first bytes.
-    ///
-    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` when the file cannot be
-    ///   read, ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the
-    ///   reason otherwise.
-    public convenience init(context: AudioContext, contentsOf url: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw SoundStageError(.fileAccess, operation: "AudioBuffer(contentsOf:)", object: url.path,
-                                  reason: "cannot read the file (\(error.localizedDescription))")
-        }
-        try self.init(context: context, data: data, label: url.lastPathComponent, object: url.path)
-    }
-
-    /// Loads a sound from memory: linear-PCM WAV or Ogg Vorbis.
-    public convenience init(context: AudioContext, data: Data, label: String?) throws {
-        try self.init(context: context, data: data, label: label, object: "in-memory data" + (label.map { " (\($0))" } ?? ""))
-    }
-
-    private convenience init(context: AudioContext, data: Data, label: String?, object: String) throws {
-        let head = [UInt8](data.prefix(12))
-        if head.count >= 12, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WAVE".utf8) {
-            let wav = try WAVReader.decode(data, name: object)
-            try self.init(context: context, bytes: wav.bytes, format: wav.format, sampleRate: wav.sampleRate, label: label)
-        } else if head.count >= 4, head[0..<4].elementsEqual("OggS".utf8) {
-            let ogg = try VorbisReader.decode(data, name: object)
-            try self.init(context: context, samples: ogg.samples, channels: ogg.channels, sampleRate: ogg.sampleRate, label: label)
-        } else {
-            throw SoundStageError(.decodingFailed, operation: "AudioBuffer(contentsOf:)", object: object,
-                                  reason: data.isEmpty ? "the file is empty" : "not a WAV or Ogg Vorbis file (AIFF and CAF are not read yet)")
-        }
-    }
-}

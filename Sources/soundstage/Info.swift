@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import SoundStage
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Describe sound files: container, encoding, channels, sample rate, frames, duration.",
+        discussion: "Reads linear-PCM WAV and Ogg Vorbis. With --json, prints one JSON object per file, one per line.")
+
+    @Argument(help: "The sound files.")
+    var files: [String]
+
+    @Flag(help: "Print JSON objects with the keys path, container, encoding, channels, sampleRate, frames, duration.")
+    var json = false
+
+    func run() throws {
+        for path in files {
+            let sound: SoundFile
+            do { sound = try SoundFile.decode(contentsOf: URL(fileURLWithPath: path)) } catch { fail("\(error)") }
+            if json {
+                let object: [String: Any] = [
+                    "path": path, "container": sound.container.rawValue, "encoding": sound.encoding,
+                    "channels": sound.channels.channelCount, "sampleRate": sound.sampleRate,
+                    "frames": sound.frameCount, "duration": sound.duration,
+                ]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print("\(path): \(sound.container.rawValue), \(sound.encoding), \(sound.channels.channelCount) channel\(sound.channels.channelCount == 1 ? "" : "s") (\(sound.channels.rawValue)), "
+                      + "\(sound.sampleRate) Hz, \(sound.frameCount) frames, \(String(format: "%.3f", sound.duration)) s")
+            }
+        }
+    }
+}
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode a sound file (linear-PCM WAV or Ogg Vorbis) to a WAV file.")
+
+    @Argument(help: "The file to read.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The WAV file to write.")
+    var output: String
+
+    @Option(help: "Sample format of the WAV file: pcm16 or float32.")
+    var format: String = "pcm16"
+
+    func run() throws {
+        guard let sampleFormat = WAVSampleFormat(rawValue: format) else { fail("--format must be pcm16 or float32, got \(format)") }
+        do {
+            let sound = try SoundFile.decode(contentsOf: URL(fileURLWithPath: input))
+            guard let layout = OutputChannels.allCases.first(where: { $0.channelCount == sound.channels.channelCount }) else {
+                fail("\(input): \(sound.channels.channelCount) channels cannot be written")
+            }
+            let audio = RenderedAudio(format: RenderFormat(sampleRate: sound.sampleRate, channels: layout, sampleType: .float32),
+                                      samples: sound.floatSamples())
+            try audio.writeWAV(to: URL(fileURLWithPath: output), as: sampleFormat)
+            print("\(output): \(sound.frameCount) frames, \(sound.sampleRate) Hz, \(sound.channels.channelCount) channels, \(sampleFormat.rawValue)")
+        } catch {
+            fail("\(error)")
+        }
+    }
+}
