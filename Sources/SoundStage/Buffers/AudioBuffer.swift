@@ -136,16 +136,7 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
 
     /// The samples as Float32 in -1...1, interleaved, for PCM encodings (nil for the
     /// compressed ones, which a decoder expands).
-    public func floatSamples() -> [Float]? {
-        switch format.encoding {
-        case .uint8: return bytes.map { (Float($0) - 128) / 128 }
-        case .int16:
-            return bytes.withUnsafeBytes { raw in raw.bindMemory(to: Int16.self).map { Float($0) / 32768 } }
-        case .float32:
-            return bytes.withUnsafeBytes { raw in Array(raw.bindMemory(to: Float.self)) }
-        default: return nil
-        }
-    }
+    public func floatSamples() -> [Float]? { format.encoding.floatSamples(bytes) }
 
     /// Uploads the same samples into a new buffer in `context` (for example after a lost
     /// device was replaced).

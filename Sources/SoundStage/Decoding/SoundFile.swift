@@ -74,11 +74,8 @@ public struct SoundFile: Sendable {
         switch payload {
         case .float(let samples): return samples
         case .pcm(let bytes, let format):
-            switch format.encoding {
-            case .uint8: return bytes.map { (Float($0) - 128) / 128 }
-            case .int16: return bytes.withUnsafeBytes { $0.bindMemory(to: Int16.self).map { Float($0) / 32_768 } }
-            default: return bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            }
+            // The WAV reader yields only the PCM encodings, which all convert.
+            return format.encoding.floatSamples(bytes) ?? []
         }
     }
 }
