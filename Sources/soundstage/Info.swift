@@ -5,7 +5,7 @@ import SoundStage
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Describe sound files: container, encoding, channels, sample rate, frames, duration.",
-        discussion: "Reads linear-PCM WAV and Ogg Vorbis. With --json, prints one JSON object per file, one per line.")
+        discussion: "Reads linear-PCM WAV, AIFF/AIFC and Ogg Vorbis. With --json, prints one JSON object per file, one per line.")
 
     @Argument(help: "The sound files.")
     var files: [String]
@@ -35,7 +35,7 @@ struct Info: ParsableCommand {
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode a sound file (linear-PCM WAV or Ogg Vorbis) to a WAV file.")
+        abstract: "Decode a sound file (linear-PCM WAV, AIFF/AIFC or Ogg Vorbis) to a WAV file.")
 
     @Argument(help: "The file to read.")
     var input: String

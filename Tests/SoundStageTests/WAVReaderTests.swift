@@ -50,7 +50,7 @@ struct WAVReaderTests {
     @Test("bad WAV files give a typed error naming the file and the reason")
     func badFiles() throws {
         try expectBad([], "empty")
-        try expectBad(Array("hello, this is not audio at all".utf8), "not a WAV or Ogg Vorbis")
+        try expectBad(Array("hello, this is not audio at all".utf8), "not a WAV, AIFF or Ogg Vorbis")
         try expectBad(wav(channels: 0), "0 channels")
         try expectBad(wav(channels: 3, data: [0, 0, 0, 0, 0, 0]), "3 channels")
         try expectBad(wav(rate: 0), "sample rate 0")

@@ -2,8 +2,8 @@ import Foundation
 
 /// A decoded sound file, independent of any device: what it is, and its samples.
 ///
-/// Reads linear-PCM WAV (8-bit, 16-bit, float32; RIFF and WAVE_FORMAT_EXTENSIBLE) and Ogg
-/// Vorbis. PCM keeps its bytes as they are in the file; Vorbis is decoded to Float32.
+/// Reads linear-PCM WAV (8-bit, 16-bit, float32; RIFF and WAVE_FORMAT_EXTENSIBLE), AIFF and
+/// AIFC (PCM, 'sowt', floats, u-law, a-law) and Ogg Vorbis.
 public struct SoundFile: Sendable {
     /// The container format.
     public enum Container: String, Sendable {
@@ -11,6 +11,8 @@ public struct SoundFile: Sendable {
         case wav = "WAV"
         /// Ogg.
         case ogg = "Ogg"
+        /// AIFF or AIFC.
+        case aiff = "AIFF"
     }
 
     enum Payload: Sendable {
@@ -20,7 +22,8 @@ public struct SoundFile: Sendable {
 
     /// The container.
     public let container: Container
-    /// The encoding in the file: `pcm-u8`, `pcm-s16`, `float32` or `vorbis`.
+    /// The encoding in the file, e.g. `pcm-u8`, `pcm-s16`, `pcm-s24`, `float32`, `float64`,
+    /// `mu-law`, `a-law` or `vorbis`.
     public let encoding: String
     /// The channel layout.
     public let channels: ChannelLayout
@@ -60,13 +63,19 @@ public struct SoundFile: Sendable {
             return SoundFile(container: .wav, encoding: encoding, channels: wav.format.channels, sampleRate: wav.sampleRate,
                              frameCount: wav.bytes.count / wav.format.bytesPerBlock, payload: .pcm(bytes: wav.bytes, format: wav.format))
         }
+        if head.count >= 12, head[0..<4].elementsEqual("FORM".utf8),
+           head[8..<12].elementsEqual("AIFF".utf8) || head[8..<12].elementsEqual("AIFC".utf8) {
+            let aiff = try AIFFReader.decode(data, name: name)
+            return SoundFile(container: .aiff, encoding: aiff.encoding, channels: aiff.format.channels, sampleRate: aiff.sampleRate,
+                             frameCount: aiff.bytes.count / aiff.format.bytesPerBlock, payload: .pcm(bytes: aiff.bytes, format: aiff.format))
+        }
         if head.count >= 4, head[0..<4].elementsEqual("OggS".utf8) {
             let ogg = try VorbisReader.decode(data, name: name)
             return SoundFile(container: .ogg, encoding: "vorbis", channels: ogg.channels, sampleRate: ogg.sampleRate,
                              frameCount: ogg.samples.count / ogg.channels.channelCount, payload: .float(ogg.samples))
         }
         throw SoundStageError(.decodingFailed, operation: "SoundFile.decode", object: name,
-                              reason: data.isEmpty ? "the file is empty" : "not a WAV or Ogg Vorbis file (AIFF and CAF are not read yet)")
+                              reason: data.isEmpty ? "the file is empty" : "not a WAV, AIFF or Ogg Vorbis file (CAF is not read yet)")
     }
 
     /// The samples as interleaved Float32 in -1...1.
@@ -74,8 +83,7 @@ public struct SoundFile: Sendable {
         switch payload {
         case .float(let samples): return samples
         case .pcm(let bytes, let format):
-            // The WAV reader yields only the PCM encodings, which all convert.
-            return format.encoding.floatSamples(bytes) ?? []
+            return format.encoding.floatSamples(bytes) ?? G711.floatSamples(bytes, format.encoding)
         }
     }
 }
