@@ -53,8 +53,11 @@ struct Convert: ParsableCommand {
             guard let layout = OutputChannels.allCases.first(where: { $0.channelCount == sound.channels.channelCount }) else {
                 fail("\(input): \(sound.channels.channelCount) channels cannot be written")
             }
+            guard let samples = sound.floatSamples() else {
+                fail("\(input): \(sound.encoding) cannot be converted yet (SoundStage plays it, but does not expand it to samples)")
+            }
             let audio = RenderedAudio(format: RenderFormat(sampleRate: sound.sampleRate, channels: layout, sampleType: .float32),
-                                      samples: sound.floatSamples())
+                                      samples: samples)
             try audio.writeWAV(to: URL(fileURLWithPath: output), as: sampleFormat)
             print("\(output): \(sound.frameCount) frames, \(sound.sampleRate) Hz, \(sound.channels.channelCount) channels, \(sampleFormat.rawValue)")
         } catch {

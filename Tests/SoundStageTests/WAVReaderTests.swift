@@ -54,7 +54,8 @@ struct WAVReaderTests {
         try expectBad(wav(channels: 0), "0 channels")
         try expectBad(wav(channels: 3, data: [0, 0, 0, 0, 0, 0]), "3 channels")
         try expectBad(wav(rate: 0), "sample rate 0")
-        try expectBad(wav(format: 2, bits: 4), "not linear PCM")
+        try expectBad(wav(format: 0x55, bits: 16), "not one SoundStage reads")   // MP3 in WAV
+        try expectBad(wav(format: 2, bits: 4), "too small for MS ADPCM")
         try expectBad(Array(wav().prefix(30)), "too short")
     }
 

@@ -2,8 +2,9 @@ import Foundation
 
 /// A decoded sound file, independent of any device: what it is, and its samples.
 ///
-/// Reads linear-PCM WAV (8-bit, 16-bit, float32; RIFF and WAVE_FORMAT_EXTENSIBLE), AIFF and
-/// AIFC (PCM, 'sowt', floats, u-law, a-law) and Ogg Vorbis.
+/// Reads WAV (PCM 8 to 32 bit, float32 and float64, u-law, a-law, IMA and MS ADPCM; RIFF
+/// and WAVE_FORMAT_EXTENSIBLE), AIFF and AIFC (PCM, 'sowt', floats, u-law, a-law) and Ogg
+/// Vorbis.
 public struct SoundFile: Sendable {
     /// The container format.
     public enum Container: String, Sendable {
@@ -54,14 +55,9 @@ public struct SoundFile: Sendable {
         let head = [UInt8](data.prefix(12))
         if head.count >= 12, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WAVE".utf8) {
             let wav = try WAVReader.decode(data, name: name)
-            let encoding: String
-            switch wav.format.encoding {
-            case .uint8: encoding = "pcm-u8"
-            case .int16: encoding = "pcm-s16"
-            default: encoding = "float32"
-            }
-            return SoundFile(container: .wav, encoding: encoding, channels: wav.format.channels, sampleRate: wav.sampleRate,
-                             frameCount: wav.bytes.count / wav.format.bytesPerBlock, payload: .pcm(bytes: wav.bytes, format: wav.format))
+            return SoundFile(container: .wav, encoding: wav.encoding, channels: wav.format.channels, sampleRate: wav.sampleRate,
+                             frameCount: wav.bytes.count / wav.format.bytesPerBlock * wav.format.framesPerBlock,
+                             payload: .pcm(bytes: wav.bytes, format: wav.format))
         }
         if head.count >= 12, head[0..<4].elementsEqual("FORM".utf8),
            head[8..<12].elementsEqual("AIFF".utf8) || head[8..<12].elementsEqual("AIFC".utf8) {
@@ -78,12 +74,16 @@ public struct SoundFile: Sendable {
                               reason: data.isEmpty ? "the file is empty" : "not a WAV, AIFF or Ogg Vorbis file (CAF is not read yet)")
     }
 
-    /// The samples as interleaved Float32 in -1...1.
-    public func floatSamples() -> [Float] {
+    /// The samples as interleaved Float32 in -1...1; nil for IMA and MS ADPCM, which
+    /// SoundStage keeps compressed for OpenAL Soft to decode and cannot expand in Swift yet.
+    public func floatSamples() -> [Float]? {
         switch payload {
         case .float(let samples): return samples
         case .pcm(let bytes, let format):
-            return format.encoding.floatSamples(bytes) ?? G711.floatSamples(bytes, format.encoding)
+            switch format.encoding {
+            case .muLaw, .aLaw: return G711.floatSamples(bytes, format.encoding)
+            default: return format.encoding.floatSamples(bytes)
+            }
         }
     }
 }
