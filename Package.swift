@@ -63,7 +63,8 @@ let package = Package(
         .testTarget(
             name: "SoundStageTests",
             dependencies: ["SoundStage", "COpenAL"],
-            path: "Tests/SoundStageTests"
+            path: "Tests/SoundStageTests",
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

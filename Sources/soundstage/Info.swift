@@ -5,7 +5,7 @@ import SoundStage
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Describe sound files: container, encoding, channels, sample rate, frames, duration.",
-        discussion: "Reads linear-PCM WAV, AIFF/AIFC and Ogg Vorbis. With --json, prints one JSON object per file, one per line.")
+        discussion: "Reads WAV, AIFF/AIFC, CAF and Ogg Vorbis. With --json, prints one JSON object per file, one per line.")
 
     @Argument(help: "The sound files.")
     var files: [String]
@@ -15,8 +15,9 @@ struct Info: ParsableCommand {
 
     func run() throws {
         for path in files {
-            let sound: SoundFile
-            do { sound = try SoundFile.decode(contentsOf: URL(fileURLWithPath: path)) } catch { fail("\(error)") }
+            // The header is enough: a decoder reads no samples until asked.
+            let sound: any AudioDecoder
+            do { sound = try SoundFile.decoder(contentsOf: URL(fileURLWithPath: path)) } catch { fail("\(error)") }
             if json {
                 let object: [String: Any] = [
                     "path": path, "container": sound.container.rawValue, "encoding": sound.encoding,
@@ -35,7 +36,7 @@ struct Info: ParsableCommand {
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode a sound file (linear-PCM WAV, AIFF/AIFC or Ogg Vorbis) to a WAV file.")
+        abstract: "Decode a sound file (WAV, AIFF/AIFC, CAF or Ogg Vorbis) to a WAV file.")
 
     @Argument(help: "The file to read.")
     var input: String
@@ -53,9 +54,7 @@ struct Convert: ParsableCommand {
             guard let layout = OutputChannels.allCases.first(where: { $0.channelCount == sound.channels.channelCount }) else {
                 fail("\(input): \(sound.channels.channelCount) channels cannot be written")
             }
-            guard let samples = sound.floatSamples() else {
-                fail("\(input): \(sound.encoding) cannot be converted yet (SoundStage plays it, but does not expand it to samples)")
-            }
+            let samples = sound.floatSamples()
             let audio = RenderedAudio(format: RenderFormat(sampleRate: sound.sampleRate, channels: layout, sampleType: .float32),
                                       samples: samples)
             try audio.writeWAV(to: URL(fileURLWithPath: output), as: sampleFormat)

@@ -32,7 +32,7 @@ struct AIFFTests {
         let sound = try SoundFile.decode(contentsOf: file)
         #expect(sound.container == .aiff && sound.channels == .stereo && sound.sampleRate == 44_100)
         #expect(String(sound.frameCount) == (try ToolRunner.run(soxi, ["-s", file.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
-        let ours = try #require(sound.floatSamples()), theirs = try soxFloats([file.path], folder)
+        let ours = sound.floatSamples(), theirs = try soxFloats([file.path], folder)
         #expect(ours.count == theirs.count)
         let worst = zip(ours, theirs).map { abs($0 - $1) }.max() ?? 1
         // 8, 16 and 24 bits convert exactly; 32-bit and float64 round once to Float32.
@@ -67,7 +67,7 @@ struct AIFFTests {
         try aifc(type, bits: bits, frames: frames, payload: payload).write(to: file)
         let sound = try SoundFile.decode(contentsOf: file)
         #expect(sound.frameCount == frames && sound.sampleRate == 44_100)
-        let ours = try #require(sound.floatSamples())
+        let ours = sound.floatSamples()
         let theirs = try soxFloats(["-t", "raw", "-r", "44100", "-c", "2", "-e", encoding, "-b", "\(bits)", "-L", raw.path], folder)
         #expect(ours.count == theirs.count)
         let worst = zip(ours, theirs).map { abs($0 - $1) }.max() ?? 1
@@ -84,7 +84,7 @@ struct AIFFTests {
         let cases: [(String, Data)] = [
             ("no COMM chunk", Data(Array("FORM".utf8) + [0, 0, 0, 4] + Array("AIFF".utf8))),
             ("COMM chunk is too short", Data(Array("FORM".utf8) + [0, 0, 0, 14] + Array("AIFFCOMM".utf8) + [0, 0, 0, 2, 0, 1])),
-            ("ima4", aifc("ima4", bits: 16, frames: 64, payload: Data(count: 68))),
+            ("compression 'ACE2'", aifc("ACE2", bits: 16, frames: 64, payload: Data(count: 68))),
             ("0 channels", { var d = aifc("NONE", bits: 16, frames: 1, payload: Data(count: 4)); d[21] = 0; return d }()),
         ]
         for (words, data) in cases {

@@ -17,7 +17,7 @@ struct DemoTests {
         let scene = try Scene()
         let wav = try AudioBuffer(context: scene.context, contentsOf: out)
         #expect(wav.channelCount == 2 && wav.sampleRate == 48_000)
-        let samples = try #require(wav.floatSamples())
+        let samples = wav.floatSamples()
         let audio = RenderedAudio(format: RenderFormat(), samples: samples)
         func balance(_ from: Double, _ to: Double) -> Double {
             let slice = Array(audio.samples[(Int(from * 48_000) * 2)..<(Int(to * 48_000) * 2)])

@@ -32,8 +32,8 @@ struct InfoConvertTests {
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(try ToolRunner.run(oggdec, ["-Q", "-o", ref.path, ogg.path]).status == 0)
         let scene = try Scene()
-        let ours = try #require(try AudioBuffer(context: scene.context, contentsOf: out).floatSamples())
-        let theirs = try #require(try AudioBuffer(context: scene.context, contentsOf: ref).floatSamples())
+        let ours = try AudioBuffer(context: scene.context, contentsOf: out).floatSamples()
+        let theirs = try AudioBuffer(context: scene.context, contentsOf: ref).floatSamples()
         #expect(ours.count == theirs.count)
         var signal = 0.0, noise = 0.0
         for i in 0..<min(ours.count, theirs.count) {

@@ -50,10 +50,10 @@ struct WAVReaderTests {
     @Test("bad WAV files give a typed error naming the file and the reason")
     func badFiles() throws {
         try expectBad([], "empty")
-        try expectBad(Array("hello, this is not audio at all".utf8), "not a WAV, AIFF or Ogg Vorbis")
+        try expectBad(Array("hello, this is not audio at all".utf8), "not a WAV, AIFF, CAF or Ogg Vorbis")
         try expectBad(wav(channels: 0), "0 channels")
         try expectBad(wav(channels: 3, data: [0, 0, 0, 0, 0, 0]), "3 channels")
-        try expectBad(wav(rate: 0), "sample rate 0")
+        try expectBad(wav(rate: 0), "sample rate of 0")
         try expectBad(wav(format: 0x55, bits: 16), "not one SoundStage reads")   // MP3 in WAV
         try expectBad(wav(format: 2, bits: 4), "too small for MS ADPCM")
         try expectBad(Array(wav().prefix(30)), "too short")

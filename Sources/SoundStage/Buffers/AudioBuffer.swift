@@ -40,13 +40,19 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
         func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {
             SoundStageError(code, operation: "AudioBuffer.init", object: object, reason: reason)
         }
+        if let problem = format.blockAlignmentProblem { throw fail(.invalidArgument, problem) }
+        var bytes = bytes, format = format
+        if case .imaADPCM = format.encoding, bytes.count % format.bytesPerBlock == 0, !context.decodesIMA4Correctly {
+            // OpenAL Soft before 1.20 shifts every IMA block by a frame; play SoundStage's decoding.
+            let linear = bytes.withUnsafeBytes { StoredEncoding(format.encoding).convert($0, channels: format.channels, keepNative: false) }
+            if let linear { (bytes, format) = linear }
+        }
         guard let (alFormat, ext) = format.alFormat else {
             throw fail(.unsupportedFormat, "OpenAL Soft has no \(format) format")
         }
         if let ext, !context.isExtensionPresent(ext) {
             throw fail(.extensionMissing, "\(format) needs the AL extension \(ext), which this OpenAL lacks")
         }
-        if let problem = format.blockAlignmentProblem { throw fail(.invalidArgument, problem) }
         guard (1...384_000).contains(sampleRate) else {
             throw fail(.invalidArgument, "sample rate must be in 1...384000 Hz, got \(sampleRate)")
         }
@@ -134,9 +140,8 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     func retainUse() { users.add(1, ordering: .relaxed) }
     func releaseUse() { users.subtract(1, ordering: .relaxed) }
 
-    /// The samples as Float32 in -1...1, interleaved, for PCM encodings (nil for the
-    /// compressed ones, which a decoder expands).
-    public func floatSamples() -> [Float]? { format.encoding.floatSamples(bytes) }
+    /// The samples as Float32 in -1...1, interleaved (G.711 and ADPCM decoded in Swift).
+    public func floatSamples() -> [Float] { format.floatSamples(bytes) }
 
     /// Uploads the same samples into a new buffer in `context` (for example after a lost
     /// device was replaced).

@@ -71,16 +71,6 @@ public enum SampleEncoding: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// PCM `bytes` of this encoding as Float32 in -1...1; nil for the compressed encodings.
-    func floatSamples(_ bytes: [UInt8]) -> [Float]? {
-        switch self {
-        case .uint8: return bytes.map { (Float($0) - 128) / 128 }
-        case .int16: return bytes.withUnsafeBytes { $0.bindMemory(to: Int16.self).map { Float($0) / 32_768 } }
-        case .float32: return bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        default: return nil
-        }
-    }
-
     /// For example `int16` or `ima-adpcm(1017 frames/block)`.
     public var description: String {
         switch self {

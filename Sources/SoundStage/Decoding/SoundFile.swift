@@ -3,8 +3,9 @@ import Foundation
 /// A decoded sound file, independent of any device: what it is, and its samples.
 ///
 /// Reads WAV (PCM 8 to 32 bit, float32 and float64, u-law, a-law, IMA and MS ADPCM; RIFF
-/// and WAVE_FORMAT_EXTENSIBLE), AIFF and AIFC (PCM, 'sowt', floats, u-law, a-law) and Ogg
-/// Vorbis.
+/// and WAVE_FORMAT_EXTENSIBLE), AIFF and AIFC (PCM, 'sowt', floats, u-law, a-law, 'ima4'),
+/// CAF (linear PCM in either byte order, 'ima4', u-law, a-law) and Ogg Vorbis. Formats
+/// OpenAL Soft plays natively are kept as they are, so G.711 and WAV ADPCM stay compressed.
 public struct SoundFile: Sendable {
     /// The container format.
     public enum Container: String, Sendable {
@@ -14,17 +15,14 @@ public struct SoundFile: Sendable {
         case ogg = "Ogg"
         /// AIFF or AIFC.
         case aiff = "AIFF"
-    }
-
-    enum Payload: Sendable {
-        case pcm(bytes: [UInt8], format: BufferFormat)
-        case float([Float])
+        /// Core Audio Format.
+        case caf = "CAF"
     }
 
     /// The container.
     public let container: Container
     /// The encoding in the file, e.g. `pcm-u8`, `pcm-s16`, `pcm-s24`, `float32`, `float64`,
-    /// `mu-law`, `a-law` or `vorbis`.
+    /// `mu-law`, `a-law`, `ima-adpcm`, `ms-adpcm`, `ima4` or `vorbis`.
     public let encoding: String
     /// The channel layout.
     public let channels: ChannelLayout
@@ -32,7 +30,10 @@ public struct SoundFile: Sendable {
     public let sampleRate: Int
     /// The number of frames.
     public let frameCount: Int
-    let payload: Payload
+    /// The samples in ``format``, as a buffer takes them.
+    let bytes: [UInt8]
+    /// The format of the samples held: as stored where OpenAL Soft plays it, else linear PCM.
+    public let format: BufferFormat
 
     /// The length in seconds.
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
@@ -42,55 +43,43 @@ public struct SoundFile: Sendable {
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` when it cannot be read,
     ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
     public static func decode(contentsOf url: URL) throws -> SoundFile {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw SoundStageError(.fileAccess, operation: "SoundFile.decode", object: url.path,
-                                  reason: "cannot read the file (\(error.localizedDescription))")
-        }
-        return try decode(data, name: url.path)
+        try SoundFile(try decoder(contentsOf: url, keepNative: true))
     }
 
     /// Decodes a sound held in memory; `name` identifies it in errors.
     public static func decode(_ data: Data, name: String) throws -> SoundFile {
-        let head = [UInt8](data.prefix(12))
-        if head.count >= 12, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WAVE".utf8) {
-            let wav = try WAVReader.decode(data, name: name)
-            return SoundFile(container: .wav, encoding: wav.encoding, channels: wav.format.channels, sampleRate: wav.sampleRate,
-                             frameCount: wav.bytes.count / wav.format.bytesPerBlock * wav.format.framesPerBlock,
-                             payload: .pcm(bytes: wav.bytes, format: wav.format))
-        }
-        if head.count >= 12, head[0..<4].elementsEqual("FORM".utf8),
-           head[8..<12].elementsEqual("AIFF".utf8) || head[8..<12].elementsEqual("AIFC".utf8) {
-            let aiff = try AIFFReader.decode(data, name: name)
-            return SoundFile(container: .aiff, encoding: aiff.encoding, channels: aiff.format.channels, sampleRate: aiff.sampleRate,
-                             frameCount: aiff.bytes.count / aiff.format.bytesPerBlock, payload: .pcm(bytes: aiff.bytes, format: aiff.format))
-        }
-        if head.count >= 4, head[0..<4].elementsEqual("OggS".utf8) {
-            let ogg = try VorbisReader.decode(data, name: name)
-            return SoundFile(container: .ogg, encoding: "vorbis", channels: ogg.channels, sampleRate: ogg.sampleRate,
-                             frameCount: ogg.samples.count / ogg.channels.channelCount, payload: .float(ogg.samples))
-        }
-        throw SoundStageError(.decodingFailed, operation: "SoundFile.decode", object: name,
-                              reason: data.isEmpty ? "the file is empty" : "not a WAV, AIFF or Ogg Vorbis file (CAF is not read yet)")
+        try SoundFile(try decoder(data, name: name, keepNative: true))
     }
 
-    /// The samples as interleaved Float32 in -1...1; nil for IMA and MS ADPCM, which
-    /// SoundStage keeps compressed for OpenAL Soft to decode and cannot expand in Swift yet.
-    public func floatSamples() -> [Float]? {
-        switch payload {
-        case .float(let samples): return samples
-        case .pcm(let bytes, let format):
-            switch format.encoding {
-            case .muLaw, .aLaw: return G711.floatSamples(bytes, format.encoding)
-            default: return format.encoding.floatSamples(bytes)
-            }
+    /// Reads everything a decoder has left.
+    init(_ decoder: any AudioDecoder) throws {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = try decoder.read(maxFrames: 1 << 22)
+            if chunk.isEmpty { break }
+            if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
         }
+        let format = decoder.outputFormat
+        if decoder.container == .ogg, bytes.isEmpty {
+            throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: (decoder as? VorbisDecoder)?.name ?? "",
+                                  reason: "the stream holds no audio (a file cut inside its first audio page)")
+        }
+        self.container = decoder.container
+        self.encoding = decoder.encoding
+        self.channels = decoder.channels
+        self.sampleRate = decoder.sampleRate
+        self.frameCount = decoder.container == .ogg ? bytes.count / format.bytesPerBlock : decoder.frameCount
+        self.bytes = bytes
+        self.format = format
     }
+
+    /// The samples as interleaved Float32 in -1...1 (G.711 and ADPCM decoded in Swift).
+    public func floatSamples() -> [Float] { format.floatSamples(bytes) }
 }
 
 extension AudioBuffer {
-    /// Loads a sound file: linear-PCM WAV (8-bit, 16-bit or float32) or Ogg Vorbis, told
-    /// apart by their first bytes. PCM is uploaded as it is in the file.
+    /// Loads a sound file: WAV, AIFF, CAF or Ogg Vorbis, told apart by their first bytes.
+    /// Formats OpenAL Soft plays natively are uploaded as they are in the file.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` when the file cannot be
     ///   read, ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the
@@ -99,7 +88,7 @@ extension AudioBuffer {
         try self.init(context: context, sound: try SoundFile.decode(contentsOf: url), label: url.lastPathComponent)
     }
 
-    /// Loads a sound from memory: linear-PCM WAV or Ogg Vorbis.
+    /// Loads a sound from memory: WAV, AIFF, CAF or Ogg Vorbis.
     public convenience init(context: AudioContext, data: Data, label: String?) throws {
         let name = "in-memory data" + (label.map { " (\($0))" } ?? "")
         try self.init(context: context, sound: try SoundFile.decode(data, name: name), label: label)
@@ -107,11 +96,6 @@ extension AudioBuffer {
 
     /// Uploads a decoded sound.
     public convenience init(context: AudioContext, sound: SoundFile, label: String?) throws {
-        switch sound.payload {
-        case .pcm(let bytes, let format):
-            try self.init(context: context, bytes: bytes, format: format, sampleRate: sound.sampleRate, label: label)
-        case .float(let samples):
-            try self.init(context: context, samples: samples, channels: sound.channels, sampleRate: sound.sampleRate, label: label)
-        }
+        try self.init(context: context, bytes: sound.bytes, format: sound.format, sampleRate: sound.sampleRate, label: label)
     }
 }

@@ -227,7 +227,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         list.append(0)
 
         let raw = device.handle.raw
-        let created: (OpaquePointer, [Int32: Int32], [String]) = try OpenAL.withDevice {
+        let created: (OpaquePointer, [Int32: Int32], [String], String) = try OpenAL.withDevice {
             let context = try OpenAL.callALC(raw, "alcCreateContext", on: object) { alcCreateContext(raw, list) }
             guard let context else {
                 throw SoundStageError(.alcInvalidValue, operation: "alcCreateContext", object: object,
@@ -245,8 +245,9 @@ public final class AudioContext: Sendable, CustomStringConvertible {
             }
             try OpenAL.makeCurrentLocked(CHandle(raw: context))
             let ext = OpenAL.string(alGetString(AL_EXTENSIONS)) ?? ""
-            return (context, effect, ext.split(separator: " ").map(String.init))
+            return (context, effect, ext.split(separator: " ").map(String.init), OpenAL.string(alGetString(AL_VERSION)) ?? "")
         }
+        self.version = created.3
         self.device = device
         self.handle = CHandle(raw: created.0)
         self.id = id
@@ -271,6 +272,20 @@ public final class AudioContext: Sendable, CustomStringConvertible {
 
     /// For example `context 3`.
     public var description: String { "context \(id)" }
+
+    /// The OpenAL version string, e.g. `1.1 ALSOFT 1.19.1`.
+    public let version: String
+
+    /// Whether OpenAL Soft decodes WAV IMA ADPCM as the format defines. Before 1.20 it
+    /// drops the first frame of every block (`DecodeIMA4Block` in 1.19.1 writes the block's
+    /// header sample without advancing), so SoundStage decodes IMA ADPCM itself there.
+    var decodesIMA4Correctly: Bool {
+        let parts = version.split(separator: " ")
+        guard let at = parts.firstIndex(of: "ALSOFT"), at + 1 < parts.count else { return true }
+        let numbers = parts[at + 1].split(separator: ".").compactMap { Int($0) }
+        guard numbers.count >= 2 else { return true }
+        return (numbers[0], numbers[1]) >= (1, 20)
+    }
 
     /// Whether this context has the AL extension `name` (e.g. `AL_SOFT_source_spatialize`).
     public func isExtensionPresent(_ name: String) -> Bool { extensionSet.contains(name) }

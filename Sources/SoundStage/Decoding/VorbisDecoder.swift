@@ -1,0 +1,149 @@
+import CVorbis
+import Foundation
+
+/// Decodes Ogg Vorbis with libvorbisfile (`ov_open_callbacks` over SoundStage's own reader
+/// of the bytes, mapped for files) to interleaved Float32 in OpenAL's channel order, with
+/// frame-exact seeks (`ov_pcm_seek`).
+final class VorbisDecoder: AudioDecoder {
+    /// The bytes being decoded and the read position; handed to the C callbacks.
+    final class Source {
+        let data: Data
+        var position = 0
+        init(_ data: Data) { self.data = data }
+    }
+
+    let name: String
+    let channels: ChannelLayout
+    let sampleRate: Int
+    let frameCount: Int
+    private(set) var position = 0
+    private let source: Source
+    private let opaque: Unmanaged<Source>
+    private let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
+    private let map: [Int]
+    private var decodedAny = false
+
+    var container: SoundFile.Container { .ogg }
+    var encoding: String { "vorbis" }
+    var outputFormat: BufferFormat { BufferFormat(.float32, channels) }
+
+    /// Vorbis orders 5.1, 6.1 and 7.1 channels differently from OpenAL: for each OpenAL
+    /// channel, the Vorbis channel it comes from.
+    static func channelMap(_ count: Int) -> [Int] {
+        switch count {
+        case 6: return [0, 2, 1, 5, 3, 4]          // FL FC FR RL RR LFE -> FL FR FC LFE RL RR
+        case 7: return [0, 2, 1, 6, 5, 3, 4]       // FL FC FR SL SR RC LFE -> FL FR FC LFE RC SL SR
+        case 8: return [0, 2, 1, 7, 5, 6, 3, 4]    // FL FC FR SL SR RL RR LFE -> FL FR FC LFE RL RR SL SR
+        default: return Array(0..<count)
+        }
+    }
+
+    private static var callbacks: ov_callbacks {
+        var callbacks = ov_callbacks()
+        callbacks.read_func = { buffer, size, count, datasource in
+            guard let buffer, let datasource, size > 0 else { return 0 }
+            let source = Unmanaged<Source>.fromOpaque(datasource).takeUnretainedValue()
+            let wanted = min(size * count, source.data.count - source.position)
+            source.data.withUnsafeBytes { raw in
+                buffer.copyMemory(from: raw.baseAddress! + source.position, byteCount: wanted)
+            }
+            source.position += wanted
+            return wanted / size
+        }
+        callbacks.seek_func = { datasource, offset, whence in
+            guard let datasource else { return -1 }
+            let source = Unmanaged<Source>.fromOpaque(datasource).takeUnretainedValue()
+            let base: Int
+            switch whence {
+            case SEEK_SET: base = 0
+            case SEEK_CUR: base = source.position
+            case SEEK_END: base = source.data.count
+            default: return -1
+            }
+            let target = base + Int(offset)
+            guard target >= 0, target <= source.data.count else { return -1 }
+            source.position = target
+            return 0
+        }
+        callbacks.tell_func = { datasource in
+            guard let datasource else { return -1 }
+            return Unmanaged<Source>.fromOpaque(datasource).takeUnretainedValue().position
+        }
+        callbacks.close_func = nil
+        return callbacks
+    }
+
+    init(_ data: Data, name: String) throws {
+        self.name = name
+        source = Source(data.startIndex == 0 ? data : Data(data))
+        opaque = Unmanaged.passRetained(source)
+        func fail(_ reason: String) -> SoundStageError {
+            SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name, reason: reason)
+        }
+        let opened = ov_open_callbacks(opaque.toOpaque(), file, nil, 0, Self.callbacks)
+        guard opened == 0 else {
+            opaque.release()
+            file.deallocate()
+            throw fail(opened == OV_ENOTVORBIS ? "not an Ogg Vorbis stream" : "libvorbisfile could not open the stream (error \(opened))")
+        }
+        var layout: ChannelLayout?, rate = 0
+        if let info = ov_info(file, -1) {
+            layout = ChannelLayout(channelCount: Int(info.pointee.channels))
+            rate = Int(info.pointee.rate)
+        }
+        guard let layout, (1...384_000).contains(rate) else {
+            let count = ov_info(file, -1).map { Int($0.pointee.channels) } ?? 0
+            ov_clear(file)
+            opaque.release()
+            file.deallocate()
+            throw fail(layout == nil ? "\(count) channels is not a layout OpenAL Soft plays (1, 2, 4, 6, 7 or 8)" : "sample rate \(rate) Hz is out of range")
+        }
+        channels = layout
+        sampleRate = rate
+        frameCount = Int(max(0, ov_pcm_total(file, -1)))
+        map = Self.channelMap(layout.channelCount)
+    }
+
+    deinit {
+        ov_clear(file)
+        file.deallocate()
+        opaque.release()
+    }
+
+    func read(maxFrames: Int) throws -> [UInt8] {
+        let count = channels.channelCount
+        var samples: [Float] = []
+        samples.reserveCapacity(min(max(0, maxFrames), 1 << 20) * count)
+        var pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
+        var section: Int32 = 0
+        var remaining = max(0, maxFrames)
+        while remaining > 0 {
+            let frames = ov_read_float(file, &pcm, Int32(min(remaining, 4096)), &section)
+            if frames == 0 { break }
+            if frames == Int(OV_HOLE) { continue }   // a gap in the data: skip it, as players do
+            guard frames > 0, let pcm else {
+                if decodedAny { break }              // damaged after some audio: keep what decoded
+                throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name,
+                                      reason: "the stream is damaged (libvorbisfile error \(frames))")
+            }
+            guard Int(ov_info(file, -1)?.pointee.channels ?? 0) == count else {
+                throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name,
+                                      reason: "a chained stream changes its channel count")
+            }
+            decodedAny = true
+            for frame in 0..<frames {
+                for channel in 0..<count { samples.append(pcm[map[channel]]![frame]) }
+            }
+            remaining -= frames
+            position += frames
+        }
+        return samples.withUnsafeBytes { Array($0) }
+    }
+
+    func seek(toFrame frame: Int) throws {
+        guard (0...frameCount).contains(frame) else { throw seekError(frame, "\(name) has \(frameCount) frames") }
+        let result = ov_pcm_seek(file, ogg_int64_t(frame))
+        guard result == 0 else { throw seekError(frame, "libvorbisfile could not seek in \(name) (error \(result))") }
+        position = frame
+    }
+}
