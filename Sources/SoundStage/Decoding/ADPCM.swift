@@ -71,15 +71,15 @@ enum ADPCM {
         }
     }
 
-    static let msCoefficients: [(Int32, Int32)] = [(256, 0), (512, -256), (0, 0), (192, 64), (240, 0), (460, -208), (392, -232)]
-    static let msAdaptation: [Int32] = [230, 230, 230, 230, 307, 409, 512, 614, 768, 614, 512, 409, 307, 230, 230, 230]
+    static let msCoefficients: [(Int, Int)] = [(256, 0), (512, -256), (0, 0), (192, 64), (240, 0), (460, -208), (392, -232)]
+    static let msAdaptation: [Int] = [230, 230, 230, 230, 307, 409, 512, 614, 768, 614, 512, 409, 307, 230, 230, 230]
 
     /// Decodes one Microsoft ADPCM block of `frames` frames (the standard seven coefficient
     /// pairs): per channel a predictor index, then the deltas, second and first samples,
     /// then codes interleaved across channels, high nibble first.
     static func decodeMSBlock(_ block: UnsafeRawBufferPointer, channels: Int, frames: Int, into out: UnsafeMutablePointer<Int16>) {
-        func s16(_ o: Int) -> Int32 { Int32(Int16(bitPattern: UInt16(block[o]) | UInt16(block[o + 1]) << 8)) }
-        var coef: [(Int32, Int32)] = [], delta: [Int32] = [], s1: [Int32] = [], s2: [Int32] = []
+        func s16(_ o: Int) -> Int { Int(Int16(bitPattern: UInt16(block[o]) | UInt16(block[o + 1]) << 8)) }
+        var coef: [(Int, Int)] = [], delta: [Int] = [], s1: [Int] = [], s2: [Int] = []
         for c in 0..<channels {
             coef.append(msCoefficients[min(6, Int(block[c]))])
             delta.append(s16(channels + 2 * c))
@@ -96,12 +96,13 @@ enum ADPCM {
             offset += 1
             for code in [byte >> 4, byte & 15] where index < total {
                 let c = index % channels
-                let signed = Int32(code) - (code & 8 != 0 ? 16 : 0)
+                let signed = Int(code) - (code & 8 != 0 ? 16 : 0)
                 let predicted = (s1[c] * coef[c].0 + s2[c] * coef[c].1) >> 8
                 let sample = min(32_767, max(-32_768, predicted + signed * delta[c]))
                 s2[c] = s1[c]
                 s1[c] = sample
-                delta[c] = max(16, (msAdaptation[Int(code)] * delta[c]) >> 8)
+                // A damaged block can grow the step without bound; no real one comes near 2^24.
+                delta[c] = min(1 << 24, max(16, (msAdaptation[Int(code)] * delta[c]) >> 8))
                 out[index] = Int16(sample)
                 index += 1
             }

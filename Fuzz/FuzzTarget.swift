@@ -1,0 +1,50 @@
+// A libFuzzer target for one SoundStage parser, compiled together with the library's
+// sources by scripts/fuzz.sh (which picks the parser with -D FUZZ_WAV, FUZZ_AIFF, FUZZ_CAF
+// or FUZZ_OGG). Each input is parsed, every frame is read, a few seeks are made, and the
+// decoded size is checked against the input size: a PCM container may grow at most 8x
+// (4-bit ADPCM or 8-bit samples to 16 or 32 bits), so an absurd header cannot allocate more.
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    do {
+        let decoder: any AudioDecoder
+        #if FUZZ_OGG
+        decoder = try VorbisDecoder(data, name: "fuzz.ogg")
+        #else
+        let layout = try data.withUnsafeBytes { raw -> ContainerLayout in
+            let view = ByteView(raw)
+            #if FUZZ_WAV
+            return try ContainerLayout.parseWAV(view, name: "fuzz.wav")
+            #elseif FUZZ_AIFF
+            return try ContainerLayout.parseAIFF(view, name: "fuzz.aiff")
+            #else
+            return try ContainerLayout.parseCAF(view, name: "fuzz.caf")
+            #endif
+        }
+        decoder = try PCMDecoder(data, layout: layout, name: "fuzz", keepNative: count % 2 == 0)
+        #endif
+        var total = 0
+        while true {
+            let chunk = try decoder.read(maxFrames: 4_096)
+            if chunk.isEmpty { break }
+            total += chunk.count
+        }
+        #if !FUZZ_OGG
+        precondition(total <= 8 * count + 64, "decoded \(total) bytes from \(count)")
+        precondition(total == decoder.frameCount * decoder.outputFormat.bytesPerBlock / decoder.outputFormat.framesPerBlock
+                     || decoder.outputFormat.framesPerBlock > 1, "frame count \(decoder.frameCount) but \(total) bytes")
+        #endif
+        for frame in [decoder.frameCount / 2, 0, decoder.frameCount] {
+            if (try? decoder.seek(toFrame: frame)) != nil { _ = try decoder.read(maxFrames: 64) }
+        }
+        _ = SoundFile.self
+    } catch let error as SoundStageError {
+        precondition(error.code == .decodingFailed || error.code == .invalidArgument, "unexpected \(error)")
+        precondition(error.description.contains("fuzz"), "the error does not name the input: \(error)")
+    } catch {
+        preconditionFailure("untyped error \(error)")
+    }
+    return 0
+}

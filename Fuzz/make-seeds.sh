@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Makes the fuzzers' seed corpus: small files of every format each parser reads.
+set -euo pipefail
+cd "$(dirname "$0")"
+for t in wav aiff caf ogg; do mkdir -p corpus/$t; done
+synth=(synth 0.05 sine 440 sine 660)
+n=0
+for opts in "-b 8" "-b 16" "-b 24" "-b 32" "-e floating-point -b 32" "-e floating-point -b 64" "-e u-law" "-e a-law" "-e ima-adpcm" "-e ms-adpcm"; do
+    n=$((n + 1))
+    sox -n -r 8000 -c 2 $opts "corpus/wav/$n.wav" "${synth[@]}"
+    sox -n -r 8000 -c 1 $opts -t wavpcm "corpus/wav/$n-mono.wav" "${synth[@]}" 2>/dev/null || true
+done
+sox -n -r 8000 -c 6 -b 16 corpus/wav/surround.wav "${synth[@]}"
+for opts in "-b 8" "-b 16" "-b 24" "-b 32"; do n=$((n + 1)); sox -n -r 8000 -c 2 $opts "corpus/aiff/$n.aiff" "${synth[@]}"; done
+for opts in "-e floating-point -b 32" "-e floating-point -b 64" "-e u-law" "-e a-law"; do n=$((n + 1)); sox -n -r 8000 -c 2 $opts "corpus/aiff/$n.aifc" "${synth[@]}"; done
+cp ../Tests/SoundStageTests/Fixtures/ima4-mono.aifc corpus/aiff/
+for opts in "-b 8" "-b 16" "-b 24" "-b 32" "-e floating-point -b 32" "-e u-law" "-e a-law"; do n=$((n + 1)); sox -n -r 8000 -c 2 $opts "corpus/caf/$n.caf" "${synth[@]}"; done
+sox -n -r 8000 -c 1 -b 16 corpus/ogg/src.wav synth 0.3 sine 440
+oggenc -Q -o corpus/ogg/mono.ogg corpus/ogg/src.wav && rm corpus/ogg/src.wav
+sox -n -r 8000 -c 2 -b 16 corpus/ogg/src.wav synth 0.3 sine 440 sine 880
+oggenc -Q -q 0 -o corpus/ogg/stereo.ogg corpus/ogg/src.wav && rm corpus/ogg/src.wav
