@@ -51,9 +51,9 @@ let package = Package(
         ),
         .target(
             name: "CBaseline",
-            dependencies: ["COpenAL"],
+            dependencies: ["COpenAL", "CVorbis"],
             path: "Benchmarks/CBaseline",
-            linkerSettings: [.linkedLibrary("m")]
+            linkerSettings: [.linkedLibrary("m"), .linkedLibrary("vorbisfile"), .linkedLibrary("vorbis"), .linkedLibrary("ogg")]
         ),
         .executableTarget(
             name: "SoundStageBenchmarks",

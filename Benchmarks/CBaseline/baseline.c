@@ -3,6 +3,10 @@
 #include <AL/alc.h>
 #include <AL/alext.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
+#define OV_EXCLUDE_STATIC_CALLBACKS
+#include <vorbis/vorbisfile.h>
 #include <stdlib.h>
 #include <time.h>
 #include "CBaseline.h"
@@ -117,4 +121,69 @@ int cbase_play_latency(int block) {
     alDeleteBuffers(1, &buffer);
     close_loopback(device, context);
     return latency;
+}
+
+/* Reads a whole file into memory: the bytes and their count, or NULL. */
+static unsigned char *read_file(const char *path, long *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc(*size);
+    if (!bytes || fread(bytes, 1, *size, f) != (size_t)*size) { free(bytes); fclose(f); return NULL; }
+    fclose(f);
+    return bytes;
+}
+
+double cbase_load_wav(const char *path) {
+    ALCcontext *context;
+    ALCdevice *device = open_loopback(0, 4, &context);
+    if (!device) return -1;
+    double start = now();
+    long size;
+    unsigned char *bytes = read_file(path, &size);
+    if (!bytes) { close_loopback(device, context); return -1; }
+    /* Walk the chunks to "data"; the file is a plain stereo 16-bit PCM WAV. */
+    long offset = 12, data = -1, length = 0;
+    while (offset + 8 <= size) {
+        long chunk = bytes[offset + 4] | bytes[offset + 5] << 8 | bytes[offset + 6] << 16 | (long)bytes[offset + 7] << 24;
+        if (memcmp(bytes + offset, "data", 4) == 0) { data = offset + 8; length = chunk < size - data ? chunk : size - data; break; }
+        offset += 8 + chunk + (chunk & 1);
+    }
+    ALuint buffer = 0;
+    if (data >= 0) {
+        alGenBuffers(1, &buffer);
+        alBufferData(buffer, AL_FORMAT_STEREO16, bytes + data, (ALsizei)(length & ~3L), 48000);
+    }
+    double seconds = now() - start;
+    if (buffer) alDeleteBuffers(1, &buffer);
+    free(bytes);
+    close_loopback(device, context);
+    return data >= 0 && alGetError() == AL_NO_ERROR ? seconds : -1;
+}
+
+double cbase_decode_vorbis(const char *path) {
+    double start = now();
+    OggVorbis_File file;
+    if (ov_fopen(path, &file) != 0) return -1;
+    int channels = ov_info(&file, -1)->channels;
+    long total = (long)ov_pcm_total(&file, -1);
+    float *out = malloc(sizeof(float) * (size_t)(total + 8192) * channels);
+    long frames = 0;
+    for (;;) {
+        float **pcm;
+        int section;
+        long n = ov_read_float(&file, &pcm, 4096, &section);
+        if (n == OV_HOLE) continue;
+        if (n <= 0) break;
+        if (frames + n > total + 8192) break;
+        for (long i = 0; i < n; i++)
+            for (int c = 0; c < channels; c++) out[(frames + i) * channels + c] = pcm[c][i];
+        frames += n;
+    }
+    double seconds = now() - start;
+    free(out);
+    ov_clear(&file);
+    return frames > 0 ? seconds : -1;
 }

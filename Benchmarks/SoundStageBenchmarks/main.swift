@@ -184,6 +184,63 @@ do {
                           ratio: { $0 - $1 }, goal: "<= +\(block) frames", met: { $0 <= Double(block) }))
 }
 
+// MARK: - Decoding
+
+/// Makes (once) the decoding benchmark's files in .build/bench-assets: a 5-minute stereo
+/// Ogg Vorbis file and a 100 MB stereo 16-bit WAV.
+func benchAssets() throws -> (ogg: URL, wav: URL) {
+    let folder = URL(fileURLWithPath: ".build/bench-assets")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let ogg = folder.appendingPathComponent("five-minutes.ogg"), wav = folder.appendingPathComponent("hundred-mb.wav")
+    func run(_ command: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw SoundStageError(.invalidState, operation: command, object: "benchmark", reason: "failed") }
+    }
+    if !FileManager.default.fileExists(atPath: ogg.path) {
+        let src = folder.appendingPathComponent("five-minutes.wav").path
+        try run("sox -n -r 44100 -c 2 -b 16 \(src) synth 300 pinknoise sine 220-880 gain -6 && oggenc -Q -q 5 -o \(ogg.path) \(src) && rm \(src)")
+    }
+    if !FileManager.default.fileExists(atPath: wav.path) {
+        // 25,000,000 frames x 4 bytes = 100 MB of samples.
+        try run("sox -n -r 48000 -c 2 -b 16 \(wav.path) synth 25000000s sine 440 sine 660 gain -6")
+    }
+    return (ogg, wav)
+}
+
+/// Wall-clock seconds of a shell command.
+func timeCommand(_ command: String) -> Double {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", command]
+    let start = now()
+    guard (try? p.run()) != nil else { return -1 }
+    p.waitUntilExit()
+    return p.terminationStatus == 0 ? now() - start : -1
+}
+
+if !arguments.contains("--no-decode") {
+    let (ogg, wav) = try benchAssets()
+    let audioSeconds = 300.0
+    let (s, o) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: ogg); return audioSeconds / (now() - t) },
+                             { let t = timeCommand("oggdec -Q -o /dev/null '\(ogg.path)'"); return t < 0 ? t : audioSeconds / t })
+    figures.append(Figure(name: "decode 5-min stereo Ogg Vorbis, against oggdec", unit: "x real time", swift: s, c: o,
+                          ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
+    let (s2, c2) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: ogg); return audioSeconds / (now() - t) },
+                               { let t = cbase_decode_vorbis(ogg.path); return t < 0 ? t : audioSeconds / t })
+    figures.append(Figure(name: "decode 5-min stereo Ogg Vorbis, against C ov_read_float", unit: "x real time", swift: s2, c: c2,
+                          ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
+    let context = try loopback(hrtf: false, sources: 4)
+    let size = Double((try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 0)
+    let (s3, c3) = try measure({ let t = now(); _ = try AudioBuffer(context: context, contentsOf: wav); return size / (now() - t) / 1e9 },
+                               { let t = cbase_load_wav(wav.path); return t < 0 ? t : size / t / 1e9 })
+    figures.append(Figure(name: "load 100 MB PCM16 WAV into a buffer (SoundStage GB/s is the goal)", unit: "GB/s", swift: s3, c: c3,
+                          ratio: { $0 / $1 }, goal: "SoundStage >= 1 GB/s", met: { _ in median(s3) >= 1 }))
+}
+
 let processor = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
     .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
 print("SoundStage benchmarks, \(runs) runs each, median (min-max); \(ProcessInfo.processInfo.activeProcessorCount) cores, \(processor)")
@@ -195,6 +252,4 @@ for f in figures {
     let ratioText = f.goal.hasPrefix("<= +") ? String(format: "%+.0f", r) : String(format: "%.2f", r)
     print("| \(f.name) | \(f.unit) | \(spread(f.swift)) | \(spread(f.c)) | \(ratioText) | \(f.goal) | \(f.met(r) ? "yes" : "no") |")
 }
-print("| decode 5-min Ogg Vorbis vs oggdec | x oggdec | not measured: needs the Ogg decoder (issue 3) | | | >= 0.95 | |")
-print("| load 100 MB PCM16 WAV | GB/s | not measured: needs the file decoders (issue 3) | | | >= 1 | |")
 print("| engine start + 4 sounds loaded | ms | not measured: needs AudioEngine (issue 5) | | | <= 50 | |")

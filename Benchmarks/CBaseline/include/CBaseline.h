@@ -16,4 +16,12 @@ double cbase_setters(int sources, int frames);
 /* From alSourcePlay to the first non-zero rendered sample, in frames, rendering blocks of
    `block` frames on a 48 kHz stereo float loopback device. */
 int cbase_play_latency(int block);
+
+/* Loads a stereo 16-bit PCM WAV file into an OpenAL buffer: read the file, find the data
+   chunk, alBufferData. */
+double cbase_load_wav(const char *path);
+
+/* Decodes an Ogg Vorbis file to interleaved floats in memory with libvorbisfile
+   (ov_fopen, ov_read_float). */
+double cbase_decode_vorbis(const char *path);
 #endif

@@ -53,11 +53,12 @@ public struct SoundFile: Sendable {
 
     /// Reads everything a decoder has left.
     init(_ decoder: any AudioDecoder) throws {
-        var bytes: [UInt8] = []
+        // One read takes everything a PCM file has; Ogg may hold more than it states.
+        var bytes = try decoder.read(maxFrames: .max)
         while true {
-            let chunk = try decoder.read(maxFrames: 1 << 22)
+            let chunk = try decoder.read(maxFrames: .max)
             if chunk.isEmpty { break }
-            if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
+            bytes += chunk
         }
         let format = decoder.outputFormat
         if decoder.container == .ogg, bytes.isEmpty {

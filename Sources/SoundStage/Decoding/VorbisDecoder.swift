@@ -113,7 +113,8 @@ final class VorbisDecoder: AudioDecoder {
     func read(maxFrames: Int) throws -> [UInt8] {
         let count = channels.channelCount
         var samples: [Float] = []
-        samples.reserveCapacity(min(max(0, maxFrames), 1 << 20) * count)
+        // The stated length may lie: reserve no more than what is left plus a page, capped.
+        samples.reserveCapacity(min(max(0, maxFrames), max(0, frameCount - position) + 8_192, 1 << 26) * count)
         var pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
         var section: Int32 = 0
         var remaining = max(0, maxFrames)
@@ -131,8 +132,17 @@ final class VorbisDecoder: AudioDecoder {
                                       reason: "a chained stream changes its channel count")
             }
             decodedAny = true
-            for frame in 0..<frames {
-                for channel in 0..<count { samples.append(pcm[map[channel]]![frame]) }
+            let planes = map.map { pcm[$0]! }
+            if count == 2 {
+                let left = planes[0], right = planes[1]
+                for frame in 0..<frames {
+                    samples.append(left[frame])
+                    samples.append(right[frame])
+                }
+            } else {
+                for frame in 0..<frames {
+                    for plane in planes { samples.append(plane[frame]) }
+                }
             }
             remaining -= frames
             position += frames
