@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+
+/// A sound that any number of players share: loaded whole into one OpenAL buffer, or
+/// streamed from its file as it plays.
+///
+/// - **Loaded** (``init(engine:contentsOf:)``, ``init(engine:data:name:)``, waveforms): decoded
+///   once, kept in one buffer; every player starts at once. Best for effects and short loops.
+/// - **Streamed** (``init(engine:streamingContentsOf:)``, ``init(engine:streamingData:name:)``):
+///   only the file's bytes are kept (mapped, for files); each player decodes its own way
+///   through them, about 100 ms at a time with four such chunks queued. Best for music and
+///   long ambience. A file that turns out to be damaged part-way is reported to the player as
+///   ``PlayerEvent/decodeError(_:)`` and then ``PlayerEvent/finished(successfully:)`` with
+///   `false`; what decoded before the damage is played.
+public final class Sound: Sendable, CustomStringConvertible {
+    /// Where the samples come from.
+    enum Storage: Sendable {
+        case loaded(AudioBuffer)
+        case streamed(data: Data, name: String)
+    }
+
+    let storage: Storage
+    /// The engine context the sound's buffers are made in.
+    let context: AudioContext
+    private let cachedSamples = Mutex<[Float]?>(nil)
+
+    /// The length in seconds.
+    public let duration: Double
+    /// The number of frames.
+    public let frameCount: Int
+    /// Frames per second.
+    public let sampleRate: Int
+    /// Channels per frame.
+    public let channelCount: Int
+    /// Names the sound in messages: the file name, or the name given.
+    public let label: String
+
+    /// Wraps a buffer already made (it must belong to the device of the engine that plays it).
+    public init(buffer: AudioBuffer) {
+        storage = .loaded(buffer)
+        context = buffer.context
+        duration = buffer.duration
+        frameCount = buffer.frameCount
+        sampleRate = buffer.sampleRate
+        channelCount = buffer.channelCount
+        label = buffer.label ?? "buffer"
+    }
+
+    /// Loads a sound file (WAV, AIFF, CAF or Ogg Vorbis) whole into the engine's context.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` or
+    ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
+    public convenience init(engine: AudioEngine, contentsOf url: URL) throws {
+        self.init(buffer: try AudioBuffer(context: engine.context, contentsOf: url))
+    }
+
+    /// Loads a sound held in memory; `name` identifies it in errors.
+    public convenience init(engine: AudioEngine, data: Data, name: String) throws {
+        self.init(buffer: try AudioBuffer(context: engine.context, data: data, label: name))
+    }
+
+    /// Makes a waveform (sine, square, sawtooth, white noise, impulse).
+    public convenience init(engine: AudioEngine, waveform: Waveform, frequency: Float, phase: Float = 0, duration: Float) throws {
+        self.init(buffer: try AudioBuffer(context: engine.context, waveform: waveform, frequency: frequency, phase: phase, duration: duration))
+    }
+
+    /// A sound streamed from a file as it plays (music, long ambience). The file's header is
+    /// read now, so a file that is not a sound fails here.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` or
+    ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
+    public convenience init(engine: AudioEngine, streamingContentsOf url: URL) throws {
+        let data: Data
+        do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
+            throw SoundStageError(.fileAccess, operation: "Sound(streamingContentsOf:)", object: url.path,
+                                  reason: "cannot read the file (\(error.localizedDescription))")
+        }
+        try self.init(context: engine.context, streaming: data, name: url.lastPathComponent)
+    }
+
+    /// A sound streamed from bytes held in memory; `name` identifies it in errors.
+    public convenience init(engine: AudioEngine, streamingData data: Data, name: String) throws {
+        try self.init(context: engine.context, streaming: data, name: name)
+    }
+
+    private init(context: AudioContext, streaming data: Data, name: String) throws {
+        let decoder = try SoundFile.decoder(data, name: name)
+        storage = .streamed(data: data, name: name)
+        self.context = context
+        frameCount = decoder.frameCount
+        sampleRate = decoder.sampleRate
+        channelCount = decoder.channels.channelCount
+        duration = decoder.duration
+        label = name
+    }
+
+    /// The buffer of a loaded sound; nil for a streamed one.
+    public var buffer: AudioBuffer? {
+        if case .loaded(let buffer) = storage { return buffer }
+        return nil
+    }
+
+    /// Whether the sound is streamed from its file as it plays.
+    public var isStreamed: Bool { buffer == nil }
+
+    /// For example `sound (snare.wav)`.
+    public var description: String { "sound (\(label))" }
+
+    /// A new decoder at frame 0, for a streamed sound (linear PCM, so seeks are frame-exact).
+    func makeDecoder() throws -> (any AudioDecoder)? {
+        guard case .streamed(let data, let name) = storage else { return nil }
+        return try SoundFile.decoder(data, name: name)
+    }
+
+    /// A loaded sound's samples as interleaved Float32, decoded once on first use (metering).
+    var samples: [Float] {
+        guard let buffer else { return [] }
+        return cachedSamples.withLock { cache in
+            if let cache { return cache }
+            let decoded = buffer.floatSamples()
+            cache = decoded
+            return decoded
+        }
+    }
+}
