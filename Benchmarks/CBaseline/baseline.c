@@ -187,3 +187,59 @@ double cbase_decode_vorbis(const char *path) {
     ov_clear(&file);
     return frames > 0 ? seconds : -1;
 }
+
+/* Loads a PCM WAV file (8 or 16 bit, mono or stereo) into a new buffer: read the file,
+   walk the chunks for "fmt " and "data", alBufferData. Returns the buffer, 0 on failure. */
+static ALuint load_pcm_wav(const char *path) {
+    long size;
+    unsigned char *bytes = read_file(path, &size);
+    if (!bytes) return 0;
+    long offset = 12, data = -1, length = 0;
+    int channels = 0, bits = 0, rate = 0;
+    while (offset + 8 <= size) {
+        long chunk = bytes[offset + 4] | bytes[offset + 5] << 8 | bytes[offset + 6] << 16 | (long)bytes[offset + 7] << 24;
+        if (memcmp(bytes + offset, "fmt ", 4) == 0 && chunk >= 16) {
+            channels = bytes[offset + 10] | bytes[offset + 11] << 8;
+            rate = bytes[offset + 12] | bytes[offset + 13] << 8 | bytes[offset + 14] << 16 | bytes[offset + 15] << 24;
+            bits = bytes[offset + 22] | bytes[offset + 23] << 8;
+        } else if (memcmp(bytes + offset, "data", 4) == 0) {
+            data = offset + 8;
+            length = chunk < size - data ? chunk : size - data;
+            break;
+        }
+        offset += 8 + chunk + (chunk & 1);
+    }
+    ALenum format = channels == 1 ? (bits == 8 ? AL_FORMAT_MONO8 : AL_FORMAT_MONO16)
+                                  : (bits == 8 ? AL_FORMAT_STEREO8 : AL_FORMAT_STEREO16);
+    ALuint buffer = 0;
+    if (data >= 0 && (channels == 1 || channels == 2) && (bits == 8 || bits == 16)) {
+        long frame = channels * bits / 8;
+        alGenBuffers(1, &buffer);
+        alBufferData(buffer, format, bytes + data, (ALsizei)(length / frame * frame), rate);
+    }
+    free(bytes);
+    return buffer;
+}
+
+double cbase_engine_start(const char *const *paths, int count) {
+    double start = now();
+    ALCcontext *context;
+    ALCdevice *device = open_loopback(0, 256, &context);
+    if (!device) return -1;
+    ALuint buffers[16] = {0}, sources[16] = {0};
+    int ok = count <= 16;
+    for (int i = 0; ok && i < count; i++) {
+        buffers[i] = load_pcm_wav(paths[i]);
+        if (!buffers[i]) { ok = 0; break; }
+        alGenSources(1, &sources[i]);
+        alSourcei(sources[i], AL_BUFFER, (ALint)buffers[i]);
+    }
+    double seconds = now() - start;
+    ok = ok && alGetError() == AL_NO_ERROR;
+    for (int i = 0; i < count && i < 16; i++) {
+        if (sources[i]) alDeleteSources(1, &sources[i]);
+        if (buffers[i]) alDeleteBuffers(1, &buffers[i]);
+    }
+    close_loopback(device, context);
+    return ok ? seconds : -1;
+}

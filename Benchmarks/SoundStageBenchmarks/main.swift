@@ -108,6 +108,55 @@ func swiftPlayLatency(block: Int) throws -> Int {
     return -1
 }
 
+/// Frames from Player.play() to the first non-zero rendered sample, through an offline
+/// AudioEngine whose service tick is one block.
+func swiftPlayerLatency(block: Int) throws -> Int {
+    let engine = try AudioEngine(output: .offline(RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32)),
+                                 attributes: ContextAttributes(hrtf: .off), service: .manual(tick: Double(block) / 48_000))
+    defer { engine.shutdown() }
+    let player = engine.makePlayer(Sound(buffer: try sineBuffer(engine.context)))
+    try player.prepareToPlay()
+    _ = try engine.render(frames: block)
+    try player.play()
+    var rendered = 0
+    while rendered < 48_000 {
+        let audio = try engine.render(frames: block)
+        if let i = audio.samples.firstIndex(where: { $0 != 0 }) { return rendered + i / 2 }
+        rendered += block
+    }
+    return -1
+}
+
+/// The four drum sounds of the demo.
+let drumPaths = ["snare", "bass", "tambourine", "maraca"].map { "assets/drums/\($0).wav" }
+
+/// Seconds to start an offline engine and load the four drums, each with a prepared player.
+func swiftEngineStart() throws -> Double {
+    let start = now()
+    let engine = try AudioEngine(output: .offline(RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32)),
+                                 attributes: ContextAttributes(hrtf: .off), service: .manual())
+    let players = try drumPaths.map { path -> Player in
+        let player = engine.makePlayer(try Sound(engine: engine, contentsOf: URL(fileURLWithPath: path)))
+        try player.prepareToPlay()
+        return player
+    }
+    let seconds = now() - start
+    withExtendedLifetime(players) {}
+    engine.shutdown()
+    return seconds
+}
+
+/// The same in C: loopback device and context, four WAVs read and uploaded, four sources.
+func cEngineStart() -> Double {
+    var pointers = drumPaths.map { strdup($0) }
+    defer { pointers.forEach { free($0) } }
+    return pointers.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+            cbase_engine_start($0, Int32(buffer.count))
+        }
+    }
+}
+
 // MARK: - Callgrind workloads: small, fixed, one process each.
 
 if let workload = option("--workload") {
@@ -184,6 +233,20 @@ do {
                           ratio: { $0 - $1 }, goal: "<= +\(block) frames", met: { $0 <= Double(block) }))
 }
 
+do {
+    let block = 1_024
+    let (s, c) = try measure({ Double(try swiftPlayerLatency(block: block)) }, { Double(cbase_play_latency(Int32(block))) })
+    figures.append(Figure(name: "Player.play() through the engine to first sample (block and tick \(block))", unit: "frames", swift: s, c: c,
+                          ratio: { $0 - $1 }, goal: "<= +\(block) frames", met: { $0 <= Double(block) }))
+    guard FileManager.default.fileExists(atPath: drumPaths[0]) else {
+        FileHandle.standardError.write(Data("run soundstage-bench from the package folder: it loads assets/drums\n".utf8))
+        exit(2)
+    }
+    let (e, ce) = try measure({ try swiftEngineStart() * 1_000 }, { let t = cEngineStart(); return t < 0 ? t : t * 1_000 })
+    figures.append(Figure(name: "engine start + 4 drum sounds loaded, players prepared (SoundStage ms is the goal)", unit: "ms", swift: e, c: ce,
+                          ratio: { $0 / $1 }, goal: "SoundStage <= 50 ms", met: { _ in median(e) <= 50 }))
+}
+
 // MARK: - Decoding
 
 /// Makes (once) the decoding benchmark's files in .build/bench-assets: a 5-minute stereo
@@ -252,4 +315,3 @@ for f in figures {
     let ratioText = f.goal.hasPrefix("<= +") ? String(format: "%+.0f", r) : String(format: "%.2f", r)
     print("| \(f.name) | \(f.unit) | \(spread(f.swift)) | \(spread(f.c)) | \(ratioText) | \(f.goal) | \(f.met(r) ? "yes" : "no") |")
 }
-print("| engine start + 4 sounds loaded | ms | not measured: needs AudioEngine (issue 5) | | | <= 50 | |")

@@ -81,7 +81,8 @@ public final class AudioEngine: @unchecked Sendable {
         context = try AudioContext(device: device, attributes: attributes)
         isOffline = { if case .offline = output { return true } else { return false } }()
         self.tick = tick
-        if case .thread = service { startServiceThread() }
+        // An offline engine is driven by render(frames:) alone, so its renders are deterministic.
+        if case .thread = service, !isOffline { startServiceThread() }
     }
 
     deinit { running.store(false, ordering: .relaxed) }
@@ -136,8 +137,7 @@ public final class AudioEngine: @unchecked Sendable {
     /// Runs one service tick: starts scheduled players whose time has come, advances tweens,
     /// refills long loops, notices players that reached their end, and delivers events.
     public func update() {
-        var events: [(Player, PlayerEvent)] = []
-        OpenAL.lock.withLock {
+        serviceTick { events in
             let now = currentTime
             let isDue: ((time: Double, frame: Int, players: [Player])) -> Bool = { [isOffline, renderedFrames] in
                 isOffline ? $0.frame <= renderedFrames : $0.time <= now
@@ -153,7 +153,20 @@ public final class AudioEngine: @unchecked Sendable {
                 player.service(now: now, events: &events)
             }
         }
-        for (player, event) in events { player.deliver(event) }
+    }
+
+    /// Held while a service tick collects and delivers its events, so events reach delegates
+    /// and streams one at a time and in order, whichever threads call ``update()``.
+    private let delivery = RecursiveMutex()
+
+    /// Runs `body` under the OpenAL lock to collect events, then delivers them outside it,
+    /// all under ``delivery``.
+    private func serviceTick(_ body: (inout [(Player, PlayerEvent)]) -> Void) {
+        delivery.withLock {
+            var events: [(Player, PlayerEvent)] = []
+            OpenAL.lock.withLock { body(&events) }
+            for (player, event) in events { player.deliver(event) }
+        }
     }
 
     /// Renders `frames` frames offline: blocks of one tick, with ``update()`` after each,
@@ -269,8 +282,7 @@ public final class AudioEngine: @unchecked Sendable {
     /// Pauses every playing player and tells each (``PlayerEvent/interruptionBegan``), as
     /// when another app or a phone call takes the audio. The audio session drives this.
     public func beginInterruption() {
-        var events: [(Player, PlayerEvent)] = []
-        OpenAL.lock.withLock {
+        serviceTick { events in
             guard !interrupted else { return }
             interrupted = true
             for player in active.values where player.status == .playing {
@@ -278,14 +290,12 @@ public final class AudioEngine: @unchecked Sendable {
                 events.append((player, .interruptionBegan))
             }
         }
-        for (player, event) in events { player.deliver(event) }
     }
 
     /// Ends an interruption: tells each interrupted player (``PlayerEvent/interruptionEnded``)
     /// and, when `resume` is true, plays it on from where it was paused.
     public func endInterruption(resume: Bool = true) {
-        var events: [(Player, PlayerEvent)] = []
-        OpenAL.lock.withLock {
+        serviceTick { events in
             guard interrupted else { return }
             interrupted = false
             for player in active.values where player.wasInterrupted {
@@ -293,6 +303,5 @@ public final class AudioEngine: @unchecked Sendable {
                 events.append((player, .interruptionEnded))
             }
         }
-        for (player, event) in events { player.deliver(event) }
     }
 }
