@@ -14,13 +14,17 @@ import Synchronization
 ///
 /// The service loop runs either on the engine's own thread (``Service/thread(tick:)``,
 /// every 10 ms by default) or when the game calls ``update()`` once per frame
-/// (``Service/manual``). Offline engines render through the loopback device with
+/// (``Service/manual(tick:)``). Offline engines render through the loopback device with
 /// ``render(frames:)``, which calls ``update()`` after every tick's worth of frames, so
-/// offline renders are deterministic.
+/// offline renders are deterministic; they never run a service thread.
 ///
-/// Player events are delivered serially on the thread that runs the service loop: the
-/// engine's service thread, or the thread that calls ``update()`` or ``render(frames:)``;
-/// never on OpenAL's mixer thread.
+/// Player events are delivered one at a time, in order, with no lock held, on a thread
+/// running the service loop: the engine's service thread (``isServiceThread``), or the thread
+/// that calls ``update()`` or ``render(frames:)``; never on OpenAL's mixer thread.
+///
+/// Keep the engine as long as you want sound: while it lives it keeps every playing, paused
+/// or scheduled player alive, so a fire-and-forget sound plays to its end; when it goes
+/// away it stops them all (``shutdown()``). Players hold their engine weakly.
 public final class AudioEngine: @unchecked Sendable {
     /// Where the engine's sound goes.
     public enum Output: Sendable, Hashable {
@@ -41,6 +45,9 @@ public final class AudioEngine: @unchecked Sendable {
         case manual(tick: Double = 0.01)
     }
 
+    /// One event on its way to a player, with the run of the player it belongs to.
+    typealias Outgoing = (player: Player, event: PlayerEvent, run: Int)
+
     /// The output device.
     public let device: AudioDevice
     /// The context every player of this engine plays in.
@@ -50,7 +57,8 @@ public final class AudioEngine: @unchecked Sendable {
     /// The service tick in seconds.
     public let tick: Double
 
-    /// Players that play, are paused, or are scheduled: retained until they finish or stop.
+    // All state below is read and written under OpenAL.lock.
+    /// Players that play or are paused: retained until they finish or stop.
     var active: [ObjectIdentifier: Player] = [:]
     /// Players scheduled with ``play(_:atTime:)``: engine seconds, and for offline engines
     /// the exact frame (the time rounded to the nearest frame).
@@ -58,11 +66,15 @@ public final class AudioEngine: @unchecked Sendable {
     var renderedFrames = 0
     var effectsMutedValue = false
     var interrupted = false
+    /// Events collected and not yet delivered, in order.
+    private var outbox: [Outgoing] = []
+    /// Whether a thread is delivering the outbox.
+    private var draining = false
     private var lastLevels: [(peak: Double, rms: Double)] = []
     private let started = ContinuousClock.now
     private let running = Atomic<Bool>(false)
 
-    /// Opens the output and, for ``Service/thread(tick:)``, starts the service thread.
+    /// Opens the output and, for ``Service/thread(tick:)`` on a device, starts the service thread.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/noOutputDevice`` or
     ///   ``SoundStageError/Code-swift.struct/deviceNotFound`` when the output cannot be opened,
@@ -81,11 +93,13 @@ public final class AudioEngine: @unchecked Sendable {
         context = try AudioContext(device: device, attributes: attributes)
         isOffline = { if case .offline = output { return true } else { return false } }()
         self.tick = tick
-        // An offline engine is driven by render(frames:) alone, so its renders are deterministic.
         if case .thread = service, !isOffline { startServiceThread() }
     }
 
-    deinit { running.store(false, ordering: .relaxed) }
+    deinit {
+        running.store(false, ordering: .relaxed)
+        stopAll()
+    }
 
     private func startServiceThread() {
         running.store(true, ordering: .relaxed)
@@ -117,6 +131,10 @@ public final class AudioEngine: @unchecked Sendable {
     /// be driven with ``update()``.
     public func shutdown() {
         running.store(false, ordering: .relaxed)
+        stopAll()
+    }
+
+    private func stopAll() {
         let players = OpenAL.lock.withLock { Array(active.values) + scheduled.flatMap(\.players) }
         for player in players { player.stop() }
     }
@@ -129,43 +147,63 @@ public final class AudioEngine: @unchecked Sendable {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
-    /// Makes a player for `sound` (which must belong to this engine's device).
+    /// Makes a player for `sound`, which must belong to this engine's device.
     public func makePlayer(_ sound: Sound) -> Player { Player(sound: sound, engine: self) }
 
     // MARK: - Service loop
 
     /// Runs one service tick: starts scheduled players whose time has come, advances tweens,
-    /// refills long loops, notices players that reached their end, and delivers events.
+    /// refills loops and streams, notices players that reached their end, and delivers events.
     public func update() {
-        serviceTick { events in
+        OpenAL.lock.withLock {
             let now = currentTime
             let isDue: ((time: Double, frame: Int, players: [Player])) -> Bool = { [isOffline, renderedFrames] in
                 isOffline ? $0.frame <= renderedFrames : $0.time <= now
             }
             let due = scheduled.filter(isDue)
             scheduled.removeAll(where: isDue)
-            for group in due {
-                do { try startTogether(group.players) } catch {
-                    for player in group.players where player.status == .scheduled { player.status = .stopped }
-                }
+            for group in due { startScheduledLocked(group.players) }
+            for player in Array(active.values) { player.service(now: now) }
+        }
+        deliverEvents()
+    }
+
+    /// Starts a scheduled group; during an interruption they wait, paused, for its end.
+    private func startScheduledLocked(_ players: [Player]) {
+        let waiting = players.filter { $0.status == .scheduled }
+        if interrupted {
+            for player in waiting {
+                player.holdForInterruptionLocked()
+                post(.interruptionBegan, to: player)
             }
-            for player in Array(active.values) {
-                player.service(now: now, events: &events)
-            }
+            return
+        }
+        do { try startTogether(waiting) } catch {
+            for player in waiting where player.status == .scheduled { player.status = .stopped }
         }
     }
 
-    /// Held while a service tick collects and delivers its events, so events reach delegates
-    /// and streams one at a time and in order, whichever threads call ``update()``.
-    private let delivery = RecursiveMutex()
+    /// Queues an event for delivery. Under the lock.
+    func post(_ event: PlayerEvent, to player: Player) {
+        outbox.append((player, event, player.run))
+    }
 
-    /// Runs `body` under the OpenAL lock to collect events, then delivers them outside it,
-    /// all under ``delivery``.
-    private func serviceTick(_ body: (inout [(Player, PlayerEvent)]) -> Void) {
-        delivery.withLock {
-            var events: [(Player, PlayerEvent)] = []
-            OpenAL.lock.withLock { body(&events) }
-            for (player, event) in events { player.deliver(event) }
+    /// Delivers queued events, one at a time and in order, with no lock held. One thread
+    /// delivers at a time; a delegate that calls back into the engine only adds to the queue.
+    private func deliverEvents() {
+        let mine = OpenAL.lock.withLock { () -> Bool in
+            if draining || outbox.isEmpty { return false }
+            draining = true
+            return true
+        }
+        guard mine else { return }
+        while true {
+            let next = OpenAL.lock.withLock { () -> Outgoing? in
+                if outbox.isEmpty { draining = false; return nil }
+                return outbox.removeFirst()
+            }
+            guard let next else { return }
+            next.player.deliver(next.event, run: next.run)
         }
     }
 
@@ -181,7 +219,7 @@ public final class AudioEngine: @unchecked Sendable {
         let rate = context.frequency
         let tickFrames = max(1, Int((tick * Double(rate)).rounded()))
         var out = try device.render(frames: 0)
-        out.samples.reserveCapacity(frames * out.format.channels.channelCount)
+        out.samples.reserveCapacity(max(0, frames) * out.format.channels.channelCount)
         var left = frames
         while left > 0 {
             let (position, nextStart) = OpenAL.lock.withLock { (renderedFrames, scheduled.map(\.frame).min()) }
@@ -196,7 +234,8 @@ public final class AudioEngine: @unchecked Sendable {
             left -= n
             if (position + n) % tickFrames == 0 { update() }
         }
-        lastLevels = out.levels()
+        let levels = out.levels()
+        OpenAL.lock.withLock { lastLevels = levels }
         return out
     }
 
@@ -208,28 +247,40 @@ public final class AudioEngine: @unchecked Sendable {
 
     /// Starts `players` together, on the same sample (`alSourcePlayv`), now or at engine
     /// time `time`. Offline, a scheduled start lands on its exact frame; in real time,
-    /// within one service tick.
+    /// within one service tick. Players already playing are left as they are.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a player of another
-    ///   engine or a time in the past, and what preparing a player can throw.
+    ///   engine or a time in the past, ``SoundStageError/Code-swift.struct/invalidState``
+    ///   during an interruption, and what preparing a player can throw.
     public func play(_ players: [Player], atTime time: Double? = nil) throws {
         for player in players where player.engine !== self {
             throw SoundStageError(.invalidArgument, operation: "AudioEngine.play", object: player.description, reason: "the player belongs to another engine")
         }
         try OpenAL.lock.withLock {
-            if let time {
-                guard time.isFinite, time >= currentTime else {
-                    throw SoundStageError(.invalidArgument, operation: "AudioEngine.play(atTime: \(time))", object: "engine",
-                                          reason: "the time must be finite and not before the engine's current time \(currentTime)")
-                }
-                for player in players { unschedule(player) }
-                for player in players where player.status != .playing { try player.prepareLocked() }
-                let waiting = players.filter { $0.status != .playing }
-                scheduled.append((time, Int((time * Double(context.frequency)).rounded()), waiting))
-                for player in waiting { player.status = .scheduled }
-            } else {
+            guard let time else {
+                try refuseDuringInterruption("AudioEngine.play")
                 try startTogether(players)
+                return
             }
+            guard time.isFinite, time >= currentTime else {
+                throw SoundStageError(.invalidArgument, operation: "AudioEngine.play(atTime: \(time))", object: "engine",
+                                      reason: "the time must be finite and not before the engine's current time \(currentTime)")
+            }
+            let waiting = players.filter { $0.status != .playing }
+            for player in waiting { try player.prepareLocked() }   // a scheduled one keeps its feed
+            for player in waiting {
+                unschedule(player)
+                player.status = .scheduled
+            }
+            scheduled.append((time, Int((time * Double(context.frequency)).rounded()), waiting))
+        }
+    }
+
+    /// Throws while an interruption holds the output. Under the lock.
+    func refuseDuringInterruption(_ operation: String) throws {
+        if interrupted {
+            throw SoundStageError(.invalidState, operation: operation, object: "engine",
+                                  reason: "the audio is interrupted; players resume when the interruption ends")
         }
     }
 
@@ -239,7 +290,10 @@ public final class AudioEngine: @unchecked Sendable {
         var sources: [AudioSource] = []
         for player in starting { sources.append(try player.prepareLocked()) }
         try AudioSource.play(sources)
-        for player in starting { player.startedLocked() }
+        for player in starting {
+            unschedule(player)
+            player.startedLocked()
+        }
     }
 
     /// Takes a player out of the scheduled starts. Under the lock.
@@ -257,6 +311,8 @@ public final class AudioEngine: @unchecked Sendable {
     /// one-liner). It is silent while ``effectsMuted`` is on.
     ///
     /// - Returns: the player, should the caller want to stop it early.
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a volume outside
+    ///   0...1, and what ``Player/play()`` throws.
     @discardableResult
     public func playEffect(_ sound: Sound, volume: Float = 1) throws -> Player {
         let player = Player(sound: sound, engine: self, isEffect: true)
@@ -281,27 +337,29 @@ public final class AudioEngine: @unchecked Sendable {
 
     /// Pauses every playing player and tells each (``PlayerEvent/interruptionBegan``), as
     /// when another app or a phone call takes the audio. The audio session drives this.
+    /// Until ``endInterruption(resume:)``, `play()` throws and scheduled starts wait.
     public func beginInterruption() {
-        serviceTick { events in
+        OpenAL.lock.withLock {
             guard !interrupted else { return }
             interrupted = true
             for player in active.values where player.status == .playing {
-                player.interruptLocked()
-                events.append((player, .interruptionBegan))
+                if player.interruptLocked() { post(.interruptionBegan, to: player) }
             }
         }
+        deliverEvents()
     }
 
     /// Ends an interruption: tells each interrupted player (``PlayerEvent/interruptionEnded``)
     /// and, when `resume` is true, plays it on from where it was paused.
     public func endInterruption(resume: Bool = true) {
-        serviceTick { events in
+        OpenAL.lock.withLock {
             guard interrupted else { return }
             interrupted = false
             for player in active.values where player.wasInterrupted {
                 player.endInterruptionLocked(resume: resume)
-                events.append((player, .interruptionEnded))
+                post(.interruptionEnded, to: player)
             }
         }
+        deliverEvents()
     }
 }

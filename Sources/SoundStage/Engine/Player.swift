@@ -64,24 +64,36 @@ public enum FadeCurve: Sendable, Hashable {
 /// `currentTime`, metering, events, fades, and 3D placement when asked.
 ///
 /// A player keeps one OpenAL source from ``prepareToPlay()`` (or the first ``play()``) until
-/// it is released. While it plays, the engine retains it, so a player let go mid-sound
-/// still plays to its end and reports it. All members are safe from any thread.
+/// it is released. While it plays, is paused or is scheduled, its engine retains it, so a
+/// player let go mid-sound still plays to its end and reports it. A player holds its engine
+/// weakly: when the engine goes, its players stop. All members are safe from any thread.
 ///
 /// Property setters (``volume``, ``pan``, ``rate``) clamp what they are given to the allowed
 /// range, as AVAudioPlayer does, and ignore NaN; the `set...` methods throw instead.
 public final class Player: @unchecked Sendable, CustomStringConvertible {
     enum Status { case idle, scheduled, playing, paused, stopped }
+    /// How the source is fed: a queue of plays of a loaded sound, one looping buffer, or chunks of a stream.
+    enum FeedMode { case none, queue, loopingBuffer, stream }
 
     /// The sound played.
     public let sound: Sound
-    /// The engine that services this player.
-    public let engine: AudioEngine
+    /// The context the player's source lives in (its engine's).
+    let context: AudioContext
     let isEffect: Bool
+    /// Copies of the engine's settings, so they stay readable without it.
+    private let isOffline: Bool
+    private let tick: Double
+    private weak var engineRef: AudioEngine?
 
     // All state below is read and written under OpenAL.lock.
     var status = Status.idle
     var wasInterrupted = false
+    /// Counts starts; an event carries the run it belongs to.
+    private(set) var run = 0
+    /// `finished` events of this run and earlier are not delivered (stop() was called).
+    private var cancelledThrough = -1
     private var source: AudioSource?
+    private var mode = FeedMode.none
     private var loopBuffer: AudioBuffer?
     private var stream: StreamFeed?
     private var volumeValue: Float = 1
@@ -90,8 +102,12 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     private var loopsValue = 0
     private var loopRegionValue: Range<Double>?
     private var positionValue: SIMD3<Float>?
-    /// Plays of a loaded sound still to queue (long `numberOfLoops` are queued a few at a time).
+    /// Queue mode: plays still to queue, and plays finished and unqueued since the feed.
     private var playsToQueue = 0
+    private var playsUnqueued = 0
+    /// Looping-buffer mode: whether the playhead has come round, seen as the offset going back.
+    private var wrapped = false
+    private var lastOffset = 0
     /// Where the next start begins, in frames (set by seeking while not playing, and by stop).
     private var startFrame = 0
     /// The frame the source will start from once played, while it is fed but not started.
@@ -107,13 +123,19 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
 
     init(sound: Sound, engine: AudioEngine, isEffect: Bool = false) {
         self.sound = sound
-        self.engine = engine
+        self.context = engine.context
+        self.isOffline = engine.isOffline
+        self.tick = engine.tick
+        self.engineRef = engine
         self.isEffect = isEffect
     }
 
     deinit {
         for continuation in continuations.values { continuation.finish() }
     }
+
+    /// The engine that services this player; nil once the engine is gone.
+    public var engine: AudioEngine? { engineRef }
 
     /// For example `player of sound (snare.wav)`.
     public var description: String { "player of \(sound)" }
@@ -122,6 +144,13 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
 
     private func invalid(_ operation: String, _ reason: String) -> SoundStageError {
         SoundStageError(.invalidArgument, operation: operation, object: description, reason: reason)
+    }
+
+    private func liveEngine(_ operation: String) throws -> AudioEngine {
+        guard let engine = engineRef else {
+            throw SoundStageError(.invalidState, operation: operation, object: description, reason: "its engine was released; keep the AudioEngine while you play sound")
+        }
+        return engine
     }
 
     // MARK: - Events
@@ -142,10 +171,14 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         return stream
     }
 
-    /// Hands an event to the delegate and the streams. Called outside the lock, serially by
-    /// whoever runs the service loop.
-    func deliver(_ event: PlayerEvent) {
-        let (delegate, streams) = locked { (delegateValue, Array(continuations.values)) }
+    /// Hands an event of run `run` to the delegate and the streams, with no lock held. A
+    /// `finished` of a run that stop() ended since is dropped.
+    func deliver(_ event: PlayerEvent, run: Int) {
+        let target = locked { () -> (PlayerDelegate?, [AsyncStream<PlayerEvent>.Continuation])? in
+            if case .finished = event, run <= cancelledThrough { return nil }
+            return (delegateValue, Array(continuations.values))
+        }
+        guard let (delegate, streams) = target else { return }
         switch event {
         case .finished(let ok): delegate?.playerDidFinishPlaying(self, successfully: ok)
         case .decodeError(let error): delegate?.playerDecodeErrorDidOccur(self, error: error)
@@ -169,7 +202,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     /// Makes the source if needed and, unless it is fed already, feeds it from `startFrame`.
     @discardableResult
     func prepareLocked() throws -> AudioSource {
-        let source = try self.source ?? AudioSource(context: engine.context)
+        let source = try self.source ?? AudioSource(context: context)
         self.source = source
         if status == .paused || status == .playing || status == .scheduled || pendingStart != nil { return source }
         try feed(source, from: startFrame)
@@ -179,42 +212,55 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         return source
     }
 
-    /// Sets the buffer or queue for playing from `frame`; the source starts there when played.
+    /// Sets the buffer, queue or stream for playing from `frame`; the source starts there
+    /// when played.
     private func feed(_ source: AudioSource, from frame: Int) throws {
         try source.stop()
         try source.setBuffer(nil)
         stream = nil
+        mode = .none
+        playsToQueue = 0
+        playsUnqueued = 0
+        wrapped = false
+        lastOffset = 0
+        finishAt = nil
         if let decoder = try sound.makeDecoder() {
             try source.set(.isLooping, to: false)
             let feed = StreamFeed(decoder: decoder, loops: loopsValue, label: sound.label)
             try decoder.seek(toFrame: min(frame, decoder.frameCount))
-            stream = feed
             feed.fill(source)
-            if let failure = feed.failure, feed.chunks.isEmpty { stream = nil; throw failure }
+            if feed.chunks.isEmpty, let failure = feed.failure { throw failure }
+            stream = feed
+            mode = .stream
         } else if let region = loopRegionValue {
             let buffer = try loopBuffer ?? makeLoopBuffer(region)
             loopBuffer = buffer
             try source.setBuffer(buffer)
             try source.set(.isLooping, to: true)
             if frame > 0 { try source.set(.sampleOffset, to: frame) }
+            mode = .loopingBuffer
         } else if loopsValue < 0 {
             try source.setBuffer(sound.buffer)
             try source.set(.isLooping, to: true)
             if frame > 0 { try source.set(.sampleOffset, to: frame) }
+            mode = .loopingBuffer
         } else {
             try source.set(.isLooping, to: false)
             playsToQueue = loopsValue + 1
             try queueMore(source)
             if frame > 0 { try source.set(.sampleOffset, to: frame) }
+            mode = .queue
         }
         pendingStart = frame
     }
 
-    /// Keeps up to 8 plays of a loaded sound queued; the service loop tops up long loop counts.
+    /// Keeps enough plays of a loaded sound queued to last at least 250 ms (and at least 8),
+    /// so even a very short sound never runs dry between two service ticks.
     private func queueMore(_ source: AudioSource) throws {
-        guard let buffer = sound.buffer else { return }
-        let queued = source.get(.buffersQueued) - source.get(.buffersProcessed)
-        let n = min(playsToQueue, max(0, 8 - queued))
+        guard let buffer = sound.buffer, playsToQueue > 0 else { return }
+        let target = min(4_096, max(8, Int((0.25 * Double(sound.sampleRate) / Double(max(1, sound.frameCount))).rounded(.up))))
+        let waiting = source.get(.buffersQueued) - source.get(.buffersProcessed)
+        let n = min(playsToQueue, max(0, target - waiting))
         guard n > 0 else { return }
         try source.queue(Array(repeating: buffer, count: n))
         playsToQueue -= n
@@ -224,38 +270,40 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         guard let original = sound.buffer else {
             throw SoundStageError(.invalidState, operation: "loopRegion", object: description, reason: "loop regions need a loaded sound, not a streamed one")
         }
-        let rate = Double(sound.sampleRate)
-        let start = Int((region.lowerBound * rate).rounded()), end = min(sound.frameCount, Int((region.upperBound * rate).rounded()))
-        let buffer = try original.copy(to: engine.context)
+        let start = Int((region.lowerBound * Double(sound.sampleRate)).rounded())
+        let end = min(sound.frameCount, Int((region.upperBound * Double(sound.sampleRate)).rounded()))
+        let buffer = try original.copy(to: context)
         try buffer.setLoopPoints(start..<max(start + 1, end))
         return buffer
     }
 
-    /// Starts the fed source. Under the lock.
+    /// Marks the fed source as started. Under the lock.
     func startedLocked() {
         pendingStart = nil
         status = .playing
-        engine.active[ObjectIdentifier(self)] = self
+        wasInterrupted = false
+        run += 1
+        engineRef?.active[ObjectIdentifier(self)] = self
     }
 
     /// Plays, or resumes after ``pause()``. Playing again after the sound finished or was
     /// stopped starts from ``currentTime`` (0 after a natural end).
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/sourceLimitReached`` when the context has
-    ///   no source left, and the errors of preparing the source.
+    ///   no source left, ``SoundStageError/Code-swift.struct/invalidState`` during an
+    ///   interruption or once the engine is gone, and the errors of preparing the source.
     public func play() throws {
+        let engine = try liveEngine("play")
         try locked {
+            try engine.refuseDuringInterruption("play")
+            if status == .playing, let source, settleLocked(source) { finishLocked(successfully: streamSucceeded) }
             switch status {
             case .playing: return
             case .paused:
                 guard let source else { return }
                 try source.play()
                 startedLocked()
-            case .scheduled:
-                engine.unschedule(self)
-                status = .idle
-                try engine.startTogether([self])
-            case .idle, .stopped:
+            case .scheduled, .idle, .stopped:
                 try engine.startTogether([self])
             }
         }
@@ -265,29 +313,40 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     /// offline render, within one service tick in real time.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a time in the past.
-    public func play(atTime time: Double) throws { try engine.play([self], atTime: time) }
+    public func play(atTime time: Double) throws { try liveEngine("play(atTime:)").play([self], atTime: time) }
 
-    /// Pauses; ``play()`` resumes from here. A scheduled start is cancelled.
+    /// Pauses; ``play()`` resumes from here. A scheduled start is cancelled (the player stays
+    /// prepared, paused at its start).
     public func pause() {
         locked {
+            wasInterrupted = false
             switch status {
             case .playing:
-                try? source?.pause()
+                guard let source else { return }
+                if settleLocked(source) {
+                    finishLocked(successfully: streamSucceeded)
+                    return
+                }
+                try? source.pause()
                 status = .paused
             case .scheduled:
-                engine.unschedule(self)
+                engineRef?.unschedule(self)
                 status = .paused
+                engineRef?.active[ObjectIdentifier(self)] = self
             default: return
             }
         }
     }
 
-    /// Stops without reporting ``PlayerEvent/finished(successfully:)``, as on iOS. The next
-    /// ``play()`` starts from ``currentTime``, which stop leaves where it was.
+    /// Stops without reporting ``PlayerEvent/finished(successfully:)``, as on iOS (even an
+    /// end already reached and not yet delivered). The next ``play()`` starts from
+    /// ``currentTime``, which stop leaves where it was.
     public func stop() {
         locked {
             guard status != .idle && status != .stopped else { return }
-            startFrame = currentFrameLocked()
+            startFrame = min(currentFrameLocked(), max(0, sound.frameCount - 1))
+            if let source, status == .playing || status == .paused, sourcePlayedOutLocked(source) { startFrame = 0 }
+            cancelledThrough = run
             haltLocked()
             status = .stopped
         }
@@ -296,13 +355,15 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     /// Stops the source and lets the engine go of the player. Under the lock.
     private func haltLocked() {
         finishAt = nil
+        wasInterrupted = false
         try? source?.stop()
         try? source?.setBuffer(nil)
         stream = nil
+        mode = .none
         pendingStart = nil
         tweens.removeAll()
-        engine.unschedule(self)
-        engine.active.removeValue(forKey: ObjectIdentifier(self))
+        engineRef?.unschedule(self)
+        engineRef?.active.removeValue(forKey: ObjectIdentifier(self))
     }
 
     /// Whether the player is playing.
@@ -332,7 +393,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     }
 
     func applyGain() {
-        let muted = isEffect && engine.effectsMutedValue
+        let muted = isEffect && (engineRef?.effectsMutedValue ?? false)
         try? source?.set(.gain, to: muted ? 0 : volumeValue)
     }
 
@@ -396,7 +457,17 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     /// number loops until stopped. Takes effect at the next start from idle or stopped.
     public var numberOfLoops: Int {
         get { locked { loopsValue } }
-        set { locked { loopsValue = max(-1, newValue) } }
+        set {
+            locked {
+                loopsValue = max(-1, newValue)
+                dropPreparedFeedLocked()
+            }
+        }
+    }
+
+    /// A prepared but unstarted feed was made with the old loop settings: feed again at play.
+    private func dropPreparedFeedLocked() {
+        if pendingStart != nil, status == .idle || status == .stopped { pendingStart = nil }
     }
 
     /// An intro then a looped region: the sound plays from the start, and once it reaches
@@ -424,13 +495,14 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
             guard !sound.isStreamed else {
                 throw SoundStageError(.invalidState, operation: "setLoopRegion", object: description, reason: "loop regions need a loaded sound, not a streamed one")
             }
-            guard engine.context.isExtensionPresent("AL_SOFT_loop_points") else {
+            guard context.isExtensionPresent("AL_SOFT_loop_points") else {
                 throw SoundStageError(.extensionMissing, operation: "setLoopRegion", object: description, reason: "loop points need AL_SOFT_loop_points")
             }
         }
         locked {
             loopRegionValue = region
             loopBuffer = nil
+            dropPreparedFeedLocked()
         }
     }
 
@@ -456,8 +528,9 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: - Time
 
-    /// The playhead in seconds within the sound, corrected for output latency; setting it
-    /// seeks (playing or not). A time outside the sound is ignored; ``seek(to:)`` throws.
+    /// The playhead in seconds within the sound, corrected for output latency on a real
+    /// device; setting it seeks (playing or not). A time outside the sound is ignored;
+    /// ``seek(to:)`` throws.
     public var currentTime: Double {
         get { locked { Double(currentFrameLocked()) / Double(sound.sampleRate) } }
         set { try? seek(to: newValue) }
@@ -466,36 +539,55 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     /// Moves the playhead to `time` seconds, exactly to the frame, playing or not.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a time outside the
-    ///   sound, and what decoding a streamed sound there throws.
+    ///   sound; ``SoundStageError/Code-swift.struct/decodingFailed`` when a streamed sound
+    ///   cannot be decoded there (the player stops).
     public func seek(to time: Double) throws {
         guard time.isFinite, time >= 0, time <= duration else { throw invalid("seek(to: \(time))", "time must be in 0...\(duration) s") }
         let frame = max(0, min(sound.frameCount - 1, Int((time * Double(sound.sampleRate)).rounded())))
         try locked {
+            if status == .playing, let source, settleLocked(source) {
+                // The end was reached and not yet reported: report it, then start over from the new place.
+                finishLocked(successfully: streamSucceeded)
+                startFrame = frame
+                try engineRef?.startTogether([self])
+                return
+            }
             guard let source, status != .idle && status != .stopped else {
                 startFrame = frame
                 pendingStart = nil
-                if let source { try source.stop(); try source.setBuffer(nil) }
-                stream = nil
                 return
             }
-            if stream == nil, loopRegionValue != nil || loopsValue < 0 {
-                try source.set(.sampleOffset, to: frame)   // one looping buffer: jump in place
-                if status != .playing { pendingStart = frame }
-                return
-            }
-            // A queue: the plays left (the current one and those not started) are queued again.
-            if stream == nil { playsToQueue += max(0, source.get(.buffersQueued) - source.get(.buffersProcessed)) }
+            finishAt = nil
             let wasPlaying = status == .playing
-            let played = stream == nil ? 0 : queueOffsetLocked(source)
-            try source.stop()
-            try source.setBuffer(nil)
-            if let stream {
-                stream.reset(keepingPlayAt: played)
-                try stream.decoder.seek(toFrame: frame)
-                stream.fill(source)
-            } else {
+            switch mode {
+            case .loopingBuffer:
+                try source.set(.sampleOffset, to: frame)   // one looping buffer: jump in place
+                wrapped = false
+                if !wasPlaying { pendingStart = frame } else { lastOffset = frame }
+                return
+            case .queue:
+                // The plays left (the current one and those not started) are queued again.
+                playsToQueue += max(1, source.get(.buffersQueued) - source.get(.buffersProcessed))
+                try source.stop()
+                try source.setBuffer(nil)
+                playsUnqueued = 0
                 try queueMore(source)
                 try source.set(.sampleOffset, to: frame)
+            case .stream:
+                guard let stream else { return }
+                let heard = queueOffsetLocked(source)
+                try source.stop()
+                try source.setBuffer(nil)
+                stream.restart(at: frame, keepingPlayAt: heard)
+                stream.fill(source)
+                if stream.chunks.isEmpty, let failure = stream.failure {
+                    haltLocked()
+                    status = .stopped
+                    startFrame = frame
+                    throw failure
+                }
+            case .none:
+                return
             }
             if wasPlaying { try source.play() } else { pendingStart = frame }
         }
@@ -505,23 +597,44 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     private func currentFrameLocked() -> Int {
         if let pendingStart { return pendingStart }
         guard let source, status == .playing || status == .paused else { return startFrame }
-        let played = queueOffsetLocked(source)
-        if let stream { return stream.frame(atQueueOffset: played) }
-        let frames = sound.frameCount
-        return frames > 0 ? played % frames : 0
+        if sourcePlayedOutLocked(source) { return sound.frameCount }
+        return frameLocked(atQueueOffset: queueOffsetLocked(source))
     }
 
-    /// Frames into the source's buffer or queue being heard now (latency-corrected on a real
-    /// device when `AL_SOFT_source_latency` is there). Under the lock.
+    /// Frames into the source's buffer or queue being heard now: exact offline (the mixer's
+    /// own sample offset), and with the output latency taken off on a real device
+    /// (`AL_SAMPLE_OFFSET_LATENCY_SOFT`), which can make it negative just after a buffer was
+    /// unqueued or the sound came round. Under the lock.
     private func queueOffsetLocked(_ source: AudioSource) -> Int {
-        var offset: Double
-        if source.context.isExtensionPresent("AL_SOFT_source_latency") {
-            let value = source.get(.offsetWithLatency)
-            offset = (engine.isOffline ? value.offset : value.heard) * Double(sound.sampleRate)
-        } else {
-            offset = Double(source.get(.sampleOffset))
+        guard !isOffline, context.isExtensionPresent("AL_SOFT_source_latency") else { return source.get(.sampleOffset) }
+        var values: [Int64] = [0, 0]
+        let name = source.name
+        _ = try? OpenAL.withContext(context.handle) {
+            try OpenAL.call("alGetSourcei64vSOFT(AL_SAMPLE_OFFSET_LATENCY_SOFT)", on: source.description) {
+                alGetSourcei64vSOFT(name, AL_SAMPLE_OFFSET_LATENCY_SOFT, &values)
+            }
         }
-        return max(0, Int(offset.rounded(.down)))
+        let latencyFrames = Double(values[1]) * 1e-9 * Double(sound.sampleRate) * Double(rateValue)
+        return Int(values[0] >> 32) - Int(latencyFrames.rounded())
+    }
+
+    /// The sound frame at `offset` frames into the source's buffer or queue. Under the lock.
+    private func frameLocked(atQueueOffset offset: Int) -> Int {
+        let frames = max(1, sound.frameCount)
+        switch mode {
+        case .stream:
+            return stream?.frame(atQueueOffset: offset) ?? 0
+        case .queue:
+            if offset < 0 && playsUnqueued == 0 { return 0 }   // nothing heard yet
+            return ((offset % frames) + frames) % frames
+        case .loopingBuffer:
+            guard offset < 0 else { return min(offset, frames - 1) }
+            guard wrapped else { return 0 }
+            let end = loopRegionValue.map { min(frames, Int(($0.upperBound * Double(sound.sampleRate)).rounded())) } ?? frames
+            return max(0, end + offset)
+        case .none:
+            return startFrame
+        }
     }
 
     // MARK: - Metering
@@ -532,13 +645,13 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         set { locked { meteringEnabled = newValue; if !newValue { meters = [] } } }
     }
 
-    /// Measures the player's own samples in the 1024 frames before the playhead, with its
-    /// volume applied, for ``averagePower(forChannel:)`` and ``peakPower(forChannel:)``.
+    /// Measures the player's own samples in the 1024 frames played before the playhead,
+    /// with its volume applied, for ``averagePower(forChannel:)`` and ``peakPower(forChannel:)``.
     public func updateMeters() {
         let (enabled, window, gain) = locked { () -> (Bool, [Float], Float) in
-            guard meteringEnabled, status == .playing else { return (meteringEnabled, [], 0) }
-            let muted = isEffect && engine.effectsMutedValue
-            return (true, meterWindowLocked(frames: 1_024), muted ? 0 : volumeValue)
+            guard meteringEnabled, status == .playing, let source else { return (meteringEnabled, [], 0) }
+            let muted = isEffect && (engineRef?.effectsMutedValue ?? false)
+            return (true, meterWindowLocked(source, frames: 1_024), muted ? 0 : volumeValue)
         }
         guard enabled else { return }
         let channels = sound.channelCount
@@ -558,19 +671,20 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         locked { meters = result }
     }
 
-    /// Up to `frames` frames of the player's samples ending at the playhead. Under the lock.
-    private func meterWindowLocked(frames wanted: Int) -> [Float] {
+    /// Up to `frames` frames of what the player played, ending at the playhead. Under the lock.
+    private func meterWindowLocked(_ source: AudioSource, frames wanted: Int) -> [Float] {
         let channels = sound.channelCount
+        if let stream { return stream.samples(endingAtQueueOffset: queueOffsetLocked(source), frames: wanted) }
         let frame = currentFrameLocked()
-        if let stream { return stream.samples(endingAt: frame, frames: wanted, channels: channels) }
         let samples = sound.samples
         let total = sound.frameCount
         guard total > 0 else { return [] }
         var count = min(wanted, total)
         var start = frame - count
         if start < 0 {
-            // Before the playhead is the end of the previous play when looping, else nothing.
-            if loopsValue != 0 || loopRegionValue != nil { start += total } else { start = 0; count = frame }
+            // Before the playhead is the end of the previous play when there was one.
+            let cameRound = mode == .queue ? playsUnqueued > 0 || (loopsValue != 0 && queueOffsetLocked(source) >= total) : wrapped
+            if cameRound { start += total } else { start = 0; count = frame }
         }
         var out: [Float] = []
         out.reserveCapacity(count * channels)
@@ -603,6 +717,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
 
     private func addTween(_ kind: Tween.Kind, from: (Player) -> SIMD3<Float>, to: SIMD3<Float>, duration: Double, curve: FadeCurve, stopAtEnd: Bool = false) throws {
         guard duration.isFinite, duration >= 0 else { throw invalid("tween", "duration must be finite and not negative, got \(duration)") }
+        let engine = try liveEngine("tween")
         locked {
             tweens.removeAll { $0.kind == kind }
             let now = engine.currentTime
@@ -645,7 +760,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     private func advanceTweens(now: Double) {
         guard !tweens.isEmpty else { return }
         var stopNow = false
-        let ahead = now + engine.tick
+        let ahead = now + tick
         for tween in tweens {
             let x = Float(tween.duration > 0 ? min(1, max(0, (ahead - tween.start) / tween.duration)) : 1)
             let v = SIMD3(tween.curve.mix(tween.from.x, tween.to.x, x), tween.curve.mix(tween.from.y, tween.to.y, x), tween.curve.mix(tween.from.z, tween.to.z, x))
@@ -658,8 +773,9 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
             if now >= tween.start + tween.duration, tween.stopAtEnd { stopNow = true }
         }
         tweens.removeAll { now >= $0.start + $0.duration }
-        if stopNow {
-            startFrame = currentFrameLocked()
+        if stopNow, status == .playing || status == .paused {
+            startFrame = min(currentFrameLocked(), max(0, sound.frameCount - 1))
+            cancelledThrough = run
             haltLocked()
             status = .stopped
         }
@@ -667,54 +783,98 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: - Service
 
+    /// Brings a playing source's feed up to date: unqueues what was played, queues or
+    /// decodes more, reports a decode error, and restarts a source that ran dry with more to
+    /// play. Returns whether the sound has played out (the source stopped, nothing left).
+    /// Under the lock.
+    private func settleLocked(_ source: AudioSource) -> Bool {
+        switch mode {
+        case .stream:
+            guard let stream else { return true }
+            stream.service(source)
+            if let failure = stream.failure, !stream.failureReported {
+                stream.failureReported = true
+                engineRef?.post(.decodeError(failure), to: self)
+            }
+        case .queue:
+            if let done = try? source.unqueueProcessedBuffers() { playsUnqueued += done.count }
+            try? queueMore(source)
+        case .loopingBuffer, .none:
+            break
+        }
+        let offset = source.get(.sampleOffset)
+        if mode == .loopingBuffer, offset < lastOffset { wrapped = true }
+        lastOffset = offset
+        guard source.state == .stopped else { return false }
+        if source.get(.buffersQueued) > 0, mode == .stream || mode == .queue {
+            try? source.play()   // ran dry before more came (a very late tick): go on
+            return false
+        }
+        return true
+    }
+
+    /// Whether the source has stopped with nothing more to play. Under the lock.
+    private func sourcePlayedOutLocked(_ source: AudioSource) -> Bool {
+        guard status == .playing, source.state == .stopped else { return false }
+        switch mode {
+        case .stream: return stream?.isExhausted ?? true
+        case .queue: return playsToQueue == 0
+        case .loopingBuffer, .none: return true
+        }
+    }
+
+    private var streamSucceeded: Bool { stream?.failure == nil }
+
     /// One tick for this player, under the lock: tweens, loop top-up, streaming, end of sound.
-    func service(now: Double, events: inout [(Player, PlayerEvent)]) {
+    func service(now: Double) {
         guard status == .playing, let source else { return }
         advanceTweens(now: now)
         guard status == .playing else { return }
-        var successfully = true
-        if let stream {
-            let before = stream.failure
-            stream.service(source)
-            if before == nil, let failure = stream.failure { events.append((self, .decodeError(failure))) }
-            if source.state == .stopped, !stream.chunks.isEmpty {
-                try? source.play()   // ran dry before the next chunk came: go on
-                return
-            }
-            successfully = stream.failure == nil
-        } else if playsToQueue > 0 {
-            _ = try? source.unqueueProcessedBuffers()
-            try? queueMore(source)
-        }
-        let realTime = !engine.isOffline && source.context.isExtensionPresent("AL_SOFT_source_latency")
-        guard source.state == .stopped else {
+        let realTime = !isOffline && context.isExtensionPresent("AL_SOFT_source_latency")
+        guard settleLocked(source) else {
             if realTime { outputLatency = source.get(.offsetWithLatency).latency }
             return
         }
         if realTime {
             // On a real device the mixer runs ahead of the ear by the output latency: the
             // source stops that long before its last sample is heard, so the end is reported
-            // when it is heard.
-            // The device latency now: the whole sound may have been mixed before any tick saw it play.
+            // when it is heard. The device latency is read again now: a short sound may have
+            // been mixed whole before any tick saw it play.
             let heardAt = finishAt ?? now + max(outputLatency, source.get(.offsetWithLatency).latency)
             finishAt = heardAt
             if now < heardAt { return }
         }
-        finishLocked(successfully: successfully, events: &events)
+        finishLocked(successfully: streamSucceeded)
     }
 
-    private func finishLocked(successfully: Bool, events: inout [(Player, PlayerEvent)]) {
+    /// The sound played out: the player stops and `finished` is posted. Under the lock.
+    private func finishLocked(successfully: Bool) {
         startFrame = 0
-        finishAt = nil
         haltLocked()
         status = .stopped
-        events.append((self, .finished(successfully: successfully)))
+        engineRef?.post(.finished(successfully: successfully), to: self)
     }
 
-    func interruptLocked() {
-        try? source?.pause()
+    /// Pauses for an interruption; false when the sound had already played out (it is
+    /// reported finished instead). Under the lock.
+    func interruptLocked() -> Bool {
+        guard let source else { return false }
+        if settleLocked(source) {
+            finishLocked(successfully: streamSucceeded)
+            return false
+        }
+        try? source.pause()
         status = .paused
         wasInterrupted = true
+        return true
+    }
+
+    /// A scheduled start that came due during an interruption: prepared and paused, to
+    /// start when the interruption ends. Under the lock.
+    func holdForInterruptionLocked() {
+        status = .paused
+        wasInterrupted = true
+        engineRef?.active[ObjectIdentifier(self)] = self
     }
 
     func endInterruptionLocked(resume: Bool) {
@@ -722,126 +882,6 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         if resume, status == .paused, let source {
             if (try? source.play()) != nil { startedLocked() }
         }
-    }
-}
-
-/// The decoder and queued chunks of a player of a streamed sound. Used under the lock.
-final class StreamFeed {
-    let decoder: any AudioDecoder
-    let label: String
-    /// Frames per chunk: 100 ms, at least 1024.
-    let chunkFrames: Int
-    /// How many chunks to keep queued (400 ms at 100 ms each).
-    static let depth = 4
-    /// The chunks in the source's queue, processed ones included until unqueued, with the
-    /// sound frame each starts at.
-    private(set) var chunks: [(buffer: AudioBuffer, start: Int)] = []
-    /// The last chunk unqueued, kept for metering across a chunk boundary.
-    private var previous: (buffer: AudioBuffer, start: Int)?
-    /// Plays still to begin after the current one (-1 forever).
-    var loopsLeft: Int
-    /// The decoder reached the end of the last play.
-    private(set) var ended = false
-    /// Decoding failed; what decoded before is still played.
-    private(set) var failure: SoundStageError?
-
-    init(decoder: any AudioDecoder, loops: Int, label: String) {
-        self.decoder = decoder
-        self.label = label
-        chunkFrames = max(1_024, decoder.sampleRate / 10)
-        loopsLeft = loops
-    }
-
-    /// Forgets the queue (the source's queue was emptied) while the play at `offset` frames
-    /// into it was heard: plays the decoder had begun beyond that one are given back.
-    func reset(keepingPlayAt offset: Int) {
-        if loopsLeft >= 0 {
-            var left = offset, heard = chunks.count
-            for (i, chunk) in chunks.enumerated() {
-                if left < chunk.buffer.frameCount { heard = i; break }
-                left -= chunk.buffer.frameCount
-            }
-            let restarts = chunks.indices.filter { $0 > heard && chunks[$0].start == 0 }.count
-            loopsLeft += restarts
-        }
-        chunks = []
-        previous = nil
-        ended = false
-        failure = nil
-    }
-
-    /// Unqueues what was played and decodes more.
-    func service(_ source: AudioSource) {
-        if let done = try? source.unqueueProcessedBuffers(), !done.isEmpty {
-            previous = chunks[done.count - 1]
-            chunks.removeFirst(done.count)
-        }
-        fill(source)
-    }
-
-    /// Decodes and queues chunks until ``depth`` are queued, the sound ends, or decoding fails.
-    func fill(_ source: AudioSource) {
-        while chunks.count < Self.depth, !ended, failure == nil {
-            do {
-                let start = decoder.position
-                let bytes = try decoder.read(maxFrames: chunkFrames)
-                if bytes.isEmpty {
-                    if decoder.position < decoder.frameCount {
-                        throw SoundStageError(.decodingFailed, operation: "stream", object: label,
-                                              reason: "the data ends at frame \(decoder.position) of the \(decoder.frameCount) it states")
-                    }
-                    if loopsLeft != 0, decoder.frameCount > 0 {
-                        if loopsLeft > 0 { loopsLeft -= 1 }
-                        try decoder.seek(toFrame: 0)
-                        continue
-                    }
-                    ended = true
-                    break
-                }
-                let buffer = try AudioBuffer(context: source.context, bytes: bytes, format: decoder.outputFormat,
-                                             sampleRate: decoder.sampleRate, label: label)
-                try source.queue([buffer])
-                chunks.append((buffer, start))
-            } catch let error as SoundStageError {
-                failure = error
-            } catch {
-                failure = SoundStageError(.decodingFailed, operation: "stream", object: label, reason: "\(error)")
-            }
-        }
-    }
-
-    /// The sound frame at `offset` frames into the source's queue.
-    func frame(atQueueOffset offset: Int) -> Int {
-        var left = offset
-        for chunk in chunks {
-            let frames = chunk.buffer.frameCount
-            if left < frames { return chunk.start + left }
-            left -= frames
-        }
-        guard let last = chunks.last else { return decoder.position }
-        return last.start + last.buffer.frameCount
-    }
-
-    /// Up to `frames` frames of decoded samples ending at sound frame `frame`, from the
-    /// queued chunks (and the one played before them).
-    func samples(endingAt frame: Int, frames: Int, channels: Int) -> [Float] {
-        var all = (previous.map { [$0] } ?? []) + chunks
-        // Only chunks that run on from each other count (a loop restarts at frame 0).
-        guard let index = all.lastIndex(where: { $0.start <= frame && frame <= $0.start + $0.buffer.frameCount }) else { return [] }
-        all = Array(all[...index])
-        var out: [Float] = []
-        var need = frames
-        var end = frame
-        for chunk in all.reversed() where need > 0 {
-            guard chunk.start + chunk.buffer.frameCount >= end, chunk.start < end else { break }
-            let samples = chunk.buffer.floatSamples()
-            let from = max(chunk.start, end - need)
-            let slice = samples[((from - chunk.start) * channels)..<((end - chunk.start) * channels)]
-            out.insert(contentsOf: slice, at: 0)
-            need -= end - from
-            end = from
-        }
-        return out
     }
 }
 

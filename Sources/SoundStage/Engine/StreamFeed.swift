@@ -1,0 +1,164 @@
+/// The decoder and queued chunks of a player of a streamed sound. Used under OpenAL.lock.
+///
+/// Each chunk is one buffer of about 100 ms; four are kept queued. A chunk holds one or more
+/// segments of the sound: a play that ends inside a chunk goes on with the next play in the
+/// same chunk, so loops stay sample-exact however short the sound.
+final class StreamFeed {
+    struct Chunk {
+        let buffer: AudioBuffer
+        /// Runs of sound frames in the chunk, in order: where each starts and how long it is.
+        let segments: [(start: Int, frames: Int)]
+        var frames: Int { buffer.frameCount }
+    }
+
+    let decoder: any AudioDecoder
+    let label: String
+    /// Frames per chunk: 100 ms, at least 1024.
+    let chunkFrames: Int
+    /// How many chunks to keep queued (400 ms at 100 ms each).
+    static let depth = 4
+    /// The chunks in the source's queue, processed ones included until unqueued.
+    private(set) var chunks: [Chunk] = []
+    /// The last chunk unqueued, kept for metering and for the latency-corrected playhead
+    /// across a chunk boundary.
+    private var previous: Chunk?
+    /// Plays still to begin after the one being decoded (-1 forever).
+    private(set) var loopsLeft: Int
+    /// The decoder reached the end of the last play.
+    private(set) var ended = false
+    /// Decoding failed; what decoded before is still played.
+    private(set) var failure: SoundStageError?
+    /// Whether the player has posted ``failure`` as a decode error.
+    var failureReported = false
+
+    init(decoder: any AudioDecoder, loops: Int, label: String) {
+        self.decoder = decoder
+        self.label = label
+        chunkFrames = max(1_024, decoder.sampleRate / 10)
+        loopsLeft = loops
+    }
+
+    /// Whether nothing more will be queued: the last play is decoded, or decoding failed.
+    var isExhausted: Bool { ended || failure != nil }
+
+    /// Unqueues what was played and decodes more.
+    func service(_ source: AudioSource) {
+        if let done = try? source.unqueueProcessedBuffers(), !done.isEmpty {
+            previous = chunks[done.count - 1]
+            chunks.removeFirst(done.count)
+        }
+        fill(source)
+    }
+
+    /// Decodes and queues chunks until ``depth`` are queued, the sound ends, or decoding fails.
+    func fill(_ source: AudioSource) {
+        let frameBytes = decoder.outputFormat.bytesPerBlock
+        while chunks.count < Self.depth, !isExhausted {
+            var bytes: [UInt8] = []
+            var segments: [(start: Int, frames: Int)] = []
+            var frames = 0
+            do {
+                while frames < chunkFrames {
+                    let start = decoder.position
+                    let part = try decoder.read(maxFrames: chunkFrames - frames)
+                    if part.isEmpty {
+                        if decoder.position < decoder.frameCount {
+                            throw SoundStageError(.decodingFailed, operation: "stream", object: label,
+                                                  reason: "the data ends at frame \(decoder.position) of the \(decoder.frameCount) it states")
+                        }
+                        if loopsLeft != 0, decoder.frameCount > 0 {
+                            if loopsLeft > 0 { loopsLeft -= 1 }
+                            try decoder.seek(toFrame: 0)
+                            continue
+                        }
+                        ended = true
+                        break
+                    }
+                    bytes += part
+                    segments.append((start, part.count / frameBytes))
+                    frames += part.count / frameBytes
+                }
+            } catch let error as SoundStageError {
+                failure = error
+            } catch {
+                failure = SoundStageError(.decodingFailed, operation: "stream", object: label, reason: "\(error)")
+            }
+            guard frames > 0 else { break }
+            do {
+                let buffer = try AudioBuffer(context: source.context, bytes: bytes, format: decoder.outputFormat,
+                                             sampleRate: decoder.sampleRate, label: label)
+                try source.queue([buffer])
+                chunks.append(Chunk(buffer: buffer, segments: segments))
+            } catch let error as SoundStageError {
+                failure = error
+            } catch {
+                failure = SoundStageError(.decodingFailed, operation: "stream", object: label, reason: "\(error)")
+            }
+        }
+    }
+
+    /// After the source's queue was emptied for a seek while the frame `heard` frames into
+    /// it was being heard: gives back the plays the decoder had begun beyond that one, and
+    /// decodes from `frame` next.
+    func restart(at frame: Int, keepingPlayAt heard: Int) {
+        if loopsLeft >= 0 {
+            var left = heard, heardChunk = chunks.count, heardSegment = 0
+            search: for (c, chunk) in chunks.enumerated() {
+                for (s, segment) in chunk.segments.enumerated() {
+                    if left < segment.frames { heardChunk = c; heardSegment = s; break search }
+                    left -= segment.frames
+                }
+            }
+            var begun = 0
+            for (c, chunk) in chunks.enumerated() {
+                for (s, segment) in chunk.segments.enumerated() where (c, s) > (heardChunk, heardSegment) && segment.start == 0 {
+                    begun += 1
+                }
+            }
+            loopsLeft += begun
+        }
+        chunks = []
+        previous = nil
+        ended = false
+        failure = nil
+        failureReported = false
+        do { try decoder.seek(toFrame: frame) } catch let error as SoundStageError { failure = error } catch {}
+    }
+
+    /// The sound frame at `offset` frames into the source's queue; a negative offset reaches
+    /// back into the chunk unqueued last.
+    func frame(atQueueOffset offset: Int) -> Int {
+        let all = (previous.map { [$0] } ?? []) + chunks
+        var left = offset + (previous?.frames ?? 0)
+        guard left >= 0 else { return all.first?.segments.first?.start ?? decoder.position }
+        for chunk in all {
+            for segment in chunk.segments {
+                if left < segment.frames { return segment.start + left }
+                left -= segment.frames
+            }
+        }
+        guard let last = all.last?.segments.last else { return decoder.position }
+        return last.start + last.frames
+    }
+
+    /// Up to `frames` frames of decoded samples played up to `offset` frames into the
+    /// source's queue (reaching back into the chunk unqueued last), interleaved.
+    func samples(endingAtQueueOffset offset: Int, frames wanted: Int) -> [Float] {
+        let all = (previous.map { [$0] } ?? []) + chunks
+        let channels = decoder.channels.channelCount
+        let end = min(offset + (previous?.frames ?? 0), all.reduce(0) { $0 + $1.frames })
+        let start = max(0, end - wanted)
+        guard end > start else { return [] }
+        var out: [Float] = []
+        out.reserveCapacity((end - start) * channels)
+        var base = 0
+        for chunk in all {
+            defer { base += chunk.frames }
+            let from = max(start, base), to = min(end, base + chunk.frames)
+            guard from < to else { continue }
+            let samples = chunk.buffer.floatSamples()
+            out += samples[((from - base) * channels)..<((to - base) * channels)]
+        }
+        return out
+    }
+}
