@@ -115,16 +115,20 @@ struct ContextSwitchTests {
         }
         #expect(weakOther != nil)
         let replacement = try clickBuffer(scene.context, frames: 4_800, clicks: [100])
-        // Make `other` the current context, as the last one used, before the operation.
-        try weakOther?.listener.set(.gain, to: 1)
-        #expect(alcGetCurrentContext() == weakOther?.handle.raw)
-        // Replacing the buffer drops the last reference to it and so to `other`, inside the
-        // source's own operation: the buffer is deleted in `other`, `other` is destroyed.
-        try source.setBuffer(replacement)
-        #expect(weakOther == nil)
-        // The destroyed context must never be made current again (an earlier gateway did,
-        // a use-after-free that OpenAL Soft happened not to report).
-        #expect(alcGetCurrentContext() == scene.context.handle.raw)
+        // The current context is one per process: hold the gateway's lock so that tests on
+        // other threads cannot make theirs current in between.
+        try OpenAL.lock.withLock {
+            // Make `other` the current context, as the last one used, before the operation.
+            try weakOther?.listener.set(.gain, to: 1)
+            #expect(alcGetCurrentContext() == weakOther?.handle.raw)
+            // Replacing the buffer drops the last reference to it and so to `other`, inside the
+            // source's own operation: the buffer is deleted in `other`, `other` is destroyed.
+            try source.setBuffer(replacement)
+            #expect(weakOther == nil)
+            // The destroyed context must never be made current again (an earlier gateway did,
+            // a use-after-free that OpenAL Soft happened not to report).
+            #expect(alcGetCurrentContext() == scene.context.handle.raw)
+        }
         // The source's context is still the one its calls reach.
         try source.set(.position, to: [0, 0, -1])
         try source.play()
