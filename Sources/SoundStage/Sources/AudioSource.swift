@@ -164,7 +164,16 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     /// `set(_:to:)`; this concrete overload lets callers in other modules reach code
     /// specialised for the type, which matters when moving many sources every frame.
     public func set(_ property: Property<AudioSource, SIMD3<Float>>, to value: SIMD3<Float>) throws {
-        try writeProperty(property, value)
+        guard property.isPlainVector else { return try writeProperty(property, value) }
+        // Position, velocity, direction: checked and written directly, without the property's
+        // validator and writer closures.
+        if let reason = checkFinite(value, property.name) {
+            throw SoundStageError(.invalidArgument, operation: "set(\(property.name))", object: description, reason: reason)
+        }
+        let name = self.name
+        try OpenAL.withContext(context.handle) {
+            try OpenAL.call("set(\(property.name))", on: description) { writePlainVector(name, property.param, value) }
+        }
     }
 
     /// Writes a float property (gain, pitch, ...); see the vector overload for why it exists.

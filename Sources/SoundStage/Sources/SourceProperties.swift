@@ -97,6 +97,10 @@ extension Property where Owner == AudioSource, Value == SIMD3<Float> {
                  validate: ALValue.finiteVector)
     }
 
+    /// Whether this is position, velocity or direction: any finite value is valid and no
+    /// extension is needed, so setters may write it directly with ``writePlainVector(_:_:_:)``.
+    var isPlainVector: Bool { param == AL_POSITION || param == AL_VELOCITY || param == AL_DIRECTION }
+
     /// Position in the world, or relative to the listener when ``isRelative`` (`AL_POSITION`).
     public static var position: Self { vector("position", AL_POSITION) }
     /// Velocity in units per second, for Doppler only (`AL_VELOCITY`); it does not move the source.
@@ -187,5 +191,15 @@ extension Property where Owner == AudioSource, Value == OffsetWithLatency {
                      return OffsetWithLatency(offset: v[0], latency: v[1])
                  },
                  write: nil)
+    }
+}
+
+/// Writes a vector source property (`alSourcefv`), for the setters' fast path. Under the
+/// lock with the source's context current; the value must be finite.
+@inline(__always)
+func writePlainVector(_ name: ALuint, _ param: Int32, _ value: SIMD3<Float>) {
+    var components = value
+    withUnsafePointer(to: &components) {
+        $0.withMemoryRebound(to: Float.self, capacity: 3) { alSourcefv(name, param, $0) }
     }
 }
