@@ -157,10 +157,12 @@ double cbase_load_wav(const char *path) {
         alBufferData(buffer, AL_FORMAT_STEREO16, bytes + data, (ALsizei)(length & ~3L), 48000);
     }
     double seconds = now() - start;
+    /* Checked while the context is current: with none, alGetError itself reports an error. */
+    int ok = data >= 0 && alGetError() == AL_NO_ERROR;
     if (buffer) alDeleteBuffers(1, &buffer);
     free(bytes);
     close_loopback(device, context);
-    return data >= 0 && alGetError() == AL_NO_ERROR ? seconds : -1;
+    return ok ? seconds : -1;
 }
 
 double cbase_decode_vorbis(const char *path) {
