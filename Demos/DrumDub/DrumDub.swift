@@ -7,8 +7,10 @@ import SoundStage
 ///
 ///     drumdub [--seconds N] [--hrtf] [--render OUT.wav] [--assets DIR]
 ///
-/// Live by default, through the default output device. `--render` renders the same scene
-/// offline through a loopback device to a 16-bit WAV file, deterministically.
+/// Built on ``AudioEngine`` and ``Player``: each drum is a pair of positioned players, and
+/// every hit is scheduled on the engine's clock (`engine.play(_:atTime:)`). Live by default,
+/// through the default output device. `--render` renders the same scene offline through the
+/// loopback device to a 16-bit WAV file, deterministically.
 /// Exit status: 0 done, 1 error, 2 bad arguments, 3 no output device (see scripts/demo.sh).
 @main
 struct DrumDub {
@@ -96,35 +98,39 @@ struct DrumDub {
                               reason: "the drum sounds were not found; run from the package folder or pass --assets DIR")
     }
 
-    /// The kit in a context: two voices per drum, so a hit does not cut the previous one's tail.
+    /// The kit: two players per drum, placed in the room, so a hit does not cut the previous
+    /// one's tail. Each hit is scheduled on the engine's clock, so the groove keeps time.
     final class Kit {
-        let voices: [[AudioSource]]
+        let engine: AudioEngine
+        let players: [[Player]]
         var next: [Int]
 
-        init(context: AudioContext, folder: URL) throws {
-            voices = try drums.map { drum in
-                let buffer = try AudioBuffer(context: context, contentsOf: folder.appendingPathComponent("\(drum.name).wav"))
+        init(engine: AudioEngine, folder: URL) throws {
+            self.engine = engine
+            players = try drums.map { drum in
+                let sound = try Sound(engine: engine, contentsOf: folder.appendingPathComponent("\(drum.name).wav"))
                 return try (0..<2).map { _ in
-                    let voice = try AudioSource(context: context)
-                    try voice.setBuffer(buffer)
-                    try voice.set(.position, to: drum.position)
-                    try voice.set(.gain, to: drum.gain)
-                    return voice
+                    let player = engine.makePlayer(sound)
+                    player.position = drum.position
+                    try player.setVolume(drum.gain)
+                    try player.prepareToPlay()
+                    return player
                 }
             }
             next = Array(repeating: 0, count: drums.count)
         }
 
-        /// Starts every drum that plays on `step`, together on one sample.
-        func hit(step: Int) throws {
-            var starting: [AudioSource] = []
+        /// Starts every drum that plays on `step` at engine time `time`, together on one sample.
+        func hit(step: Int, at time: Double) throws {
+            var starting: [Player] = []
             for (d, drum) in drums.enumerated() where drum.steps.contains(step % 16) {
-                let voice = voices[d][next[d]]
-                next[d] = (next[d] + 1) % voices[d].count
-                try voice.stop()
-                starting.append(voice)
+                let player = players[d][next[d]]
+                next[d] = (next[d] + 1) % players[d].count
+                player.stop()
+                try player.seek(to: 0)
+                starting.append(player)
             }
-            try AudioSource.play(starting)
+            try engine.play(starting, atTime: time)
         }
     }
 
@@ -133,18 +139,20 @@ struct DrumDub {
 
     static func playLive(_ options: Options) throws {
         let folder = try assetsFolder(options)
-        let device = try AudioDevice.openOutput()
-        let context = try AudioContext(device: device, attributes: ContextAttributes(hrtf: options.hrtf ? .on : .default))
-        let kit = try Kit(context: context, folder: folder)
-        print("drumdub: playing on \(device.name) at \(context.frequency) Hz, HRTF \(context.hrtfStatus); \(Int(options.seconds)) s")
+        let engine = try AudioEngine(attributes: ContextAttributes(hrtf: options.hrtf ? .on : .default))
+        defer { engine.shutdown() }
+        let kit = try Kit(engine: engine, folder: folder)
+        let context = engine.context
+        print("drumdub: playing on \(engine.device.name) at \(context.frequency) Hz, HRTF \(context.hrtfStatus); \(Int(options.seconds)) s")
         let steps = Int(options.seconds / stepSeconds)
-        let start = Date()
+        let start = engine.currentTime + 0.1
         for step in 0..<steps {
-            let due = start.addingTimeInterval(Double(step) * stepSeconds)
-            let wait = due.timeIntervalSinceNow
+            let due = start + Double(step) * stepSeconds
+            // Wake a little early and schedule the hit on the engine's clock.
+            let wait = due - 0.03 - engine.currentTime
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
             try context.listener.setPose(position: .zero, yaw: yaw(atStep: step))
-            try kit.hit(step: step)
+            try kit.hit(step: step, at: max(due, engine.currentTime))
             if step % 16 == 0 {
                 let degrees = Int((yaw(atStep: step) * 180 / .pi).rounded()) % 360
                 print("  bar \(step / 16 + 1): facing \(degrees) degrees left of the snare-bass line")
@@ -156,22 +164,22 @@ struct DrumDub {
     static func renderOffline(_ options: Options, to path: String) throws {
         let folder = try assetsFolder(options)
         let format = RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32)
-        let device = try AudioDevice.openLoopback(format: format)
-        let context = try AudioContext(device: device, attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off))
-        let kit = try Kit(context: context, folder: folder)
+        let engine = try AudioEngine(output: .offline(format), attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off), service: .manual())
+        defer { engine.shutdown() }
+        let kit = try Kit(engine: engine, folder: folder)
         let steps = Int(options.seconds / stepSeconds)
         var audio = RenderedAudio(format: format, samples: [])
         for step in 0...steps {
             if step < steps {
-                try context.listener.setPose(position: .zero, yaw: yaw(atStep: step))
-                try kit.hit(step: step)
+                try engine.context.listener.setPose(position: .zero, yaw: yaw(atStep: step))
+                try kit.hit(step: step, at: engine.currentTime)
             }
             // Render up to the next step's frame (the last block lets the tails ring out).
             let end = step < steps ? Int((Double(step + 1) * stepSeconds * 48_000).rounded()) : audio.frameCount + 24_000
-            audio.append(try device.render(frames: end - audio.frameCount))
+            audio.append(try engine.render(frames: end - audio.frameCount))
         }
         try audio.writeWAV(to: URL(fileURLWithPath: path), as: .pcm16)
-        print("drumdub: rendered \(String(format: "%.2f", Double(audio.frameCount) / 48_000)) s offline to \(path) (HRTF \(context.hrtfStatus))")
+        print("drumdub: rendered \(String(format: "%.2f", Double(audio.frameCount) / 48_000)) s offline to \(path) (HRTF \(engine.context.hrtfStatus))")
         for (name, level) in zip(["left", "right"], audio.levels()) {
             print(String(format: "  %@: peak %.1f dBFS, RMS %.1f dBFS", name, level.peak, level.rms))
         }
