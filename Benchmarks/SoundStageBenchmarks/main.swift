@@ -166,9 +166,11 @@ if let workload = option("--workload") {
     case "setters-c": _ = cbase_setters(256, 200)
     case "mix-swift": _ = try swiftMix(voices: 64, frames: 4_800, block: 480, hrtf: false)
     case "mix-c": _ = cbase_mix(64, 4_800, 480, 0)
+    case "decode-swift": _ = try SoundFile.decode(contentsOf: URL(fileURLWithPath: ".build/bench-assets/five-minutes.ogg"))
+    case "decode-c": _ = cbase_decode_vorbis(".build/bench-assets/five-minutes.ogg")
     case "none": break   // process start-up only, subtracted from the others
     default:
-        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-c, mix-swift or mix-c\n".utf8))
+        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-c, mix-swift, mix-c, decode-swift or decode-c (after one full run made the files)\n".utf8))
         exit(2)
     }
     exit(0)

@@ -112,42 +112,65 @@ final class VorbisDecoder: AudioDecoder {
 
     func read(maxFrames: Int) throws -> [UInt8] {
         let count = channels.channelCount
-        var samples: [Float] = []
-        // The stated length may lie: reserve no more than what is left plus a page, capped.
-        samples.reserveCapacity(min(max(0, maxFrames), max(0, frameCount - position) + 8_192, 1 << 26) * count)
-        var pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
-        var section: Int32 = 0
+        let frameBytes = 4 * count
+        // The stated length may lie: room for no more than what is left plus a page, capped;
+        // anything beyond goes to `overflow`.
+        let capacity = min(max(0, maxFrames), max(0, frameCount - position) + 8_192, 1 << 26) * frameBytes
+        var overflow: [UInt8] = []
         var remaining = max(0, maxFrames)
-        while remaining > 0 {
-            let frames = ov_read_float(file, &pcm, Int32(min(remaining, 4096)), &section)
-            if frames == 0 { break }
-            if frames == Int(OV_HOLE) { continue }   // a gap in the data: skip it, as players do
-            guard frames > 0, let pcm else {
-                if decodedAny { break }              // damaged after some audio: keep what decoded
-                throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name,
-                                      reason: "the stream is damaged (libvorbisfile error \(frames))")
-            }
-            guard Int(ov_info(file, -1)?.pointee.channels ?? 0) == count else {
-                throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name,
-                                      reason: "a chained stream changes its channel count")
-            }
-            decodedAny = true
-            let planes = map.map { pcm[$0]! }
-            if count == 2 {
-                let left = planes[0], right = planes[1]
-                for frame in 0..<frames {
-                    samples.append(left[frame])
-                    samples.append(right[frame])
+        let result = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            var pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?
+            var section: Int32 = 0
+            while remaining > 0 {
+                let frames = Int(ov_read_float(file, &pcm, Int32(min(remaining, 4096)), &section))
+                if frames == 0 { break }
+                if frames == Int(OV_HOLE) { continue }   // a gap in the data: skip it, as players do
+                guard frames > 0, let pcm else {
+                    if decodedAny { break }              // damaged after some audio: keep what decoded
+                    throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name,
+                                          reason: "the stream is damaged (libvorbisfile error \(frames))")
                 }
-            } else {
-                for frame in 0..<frames {
-                    for plane in planes { samples.append(plane[frame]) }
+                guard Int(ov_info(file, -1)?.pointee.channels ?? 0) == count else {
+                    throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name,
+                                          reason: "a chained stream changes its channel count")
                 }
+                decodedAny = true
+                let bytes = frames * frameBytes
+                if initialized + bytes <= capacity, let base = buffer.baseAddress {
+                    interleave(pcm, frames: frames, into: UnsafeMutableRawPointer(base + initialized))
+                    initialized += bytes
+                } else {
+                    let start = overflow.count
+                    overflow.append(contentsOf: repeatElement(0, count: bytes))
+                    overflow.withUnsafeMutableBytes { interleave(pcm, frames: frames, into: $0.baseAddress! + start) }
+                }
+                remaining -= frames
+                position += frames
             }
-            remaining -= frames
-            position += frames
         }
-        return samples.withUnsafeBytes { Array($0) }
+        return overflow.isEmpty ? result : result + overflow
+    }
+
+    /// Writes `frames` frames of libvorbisfile's planar output interleaved, in OpenAL's channel
+    /// order, as native Float32 bytes at `out`.
+    private func interleave(_ pcm: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>, frames: Int, into out: UnsafeMutableRawPointer) {
+        let count = map.count
+        if count == 2, let left = pcm[map[0]], let right = pcm[map[1]] {
+            for frame in 0..<frames {
+                out.storeBytes(of: left[frame], toByteOffset: 8 * frame, as: Float.self)
+                out.storeBytes(of: right[frame], toByteOffset: 8 * frame + 4, as: Float.self)
+            }
+            return
+        }
+        for channel in 0..<count {
+            guard let plane = pcm[map[channel]] else {
+                for frame in 0..<frames { out.storeBytes(of: 0, toByteOffset: 4 * (frame * count + channel), as: Float.self) }
+                continue
+            }
+            for frame in 0..<frames {
+                out.storeBytes(of: plane[frame], toByteOffset: 4 * (frame * count + channel), as: Float.self)
+            }
+        }
     }
 
     func seek(toFrame frame: Int) throws {
