@@ -30,6 +30,6 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -g -D "$flag" -module-name 
     -I Sources/COpenAL -I Sources/CVorbis -I Sources/CALUT \
     $sources Fuzz/FuzzTarget.swift -o "$binary"
 echo "fuzzing the $target parser for $seconds s"
-SWIFT_BACKTRACE=enable=no "$binary" "$out/corpus/$target" "Fuzz/corpus/$target" -max_total_time="$seconds" -max_len=65536 \
+SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp" "$binary" "$out/corpus/$target" "Fuzz/corpus/$target" -max_total_time="$seconds" -max_len=65536 \
     -malloc_limit_mb=512 -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="$out/crashes/$target/" 2>&1 | tail -n 25
