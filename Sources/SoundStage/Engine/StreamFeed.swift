@@ -43,9 +43,10 @@ final class StreamFeed {
 
     /// Unqueues what was played and decodes more.
     func service(_ source: AudioSource) {
-        if let done = try? source.unqueueProcessedBuffers(), !done.isEmpty {
-            previous = chunks[done.count - 1]
-            chunks.removeFirst(done.count)
+        if let done = try? source.unqueueProcessedBuffers(), !done.isEmpty, !chunks.isEmpty {
+            let n = min(done.count, chunks.count)   // the same buffers, in the same order
+            previous = chunks[n - 1]
+            chunks.removeFirst(n)
         }
         fill(source)
     }
