@@ -168,9 +168,15 @@ if let workload = option("--workload") {
     case "mix-c": _ = cbase_mix(64, 4_800, 480, 0)
     case "decode-swift": _ = try SoundFile.decode(contentsOf: URL(fileURLWithPath: ".build/bench-assets/five-minutes.ogg"))
     case "decode-c": _ = cbase_decode_vorbis(".build/bench-assets/five-minutes.ogg")
+    case "wav-swift":
+        let context = try loopback(hrtf: false, sources: 4)
+        let t = now()
+        _ = try AudioBuffer(context: context, contentsOf: URL(fileURLWithPath: ".build/bench-assets/hundred-mb.wav"))
+        print(String(format: "%.1f ms", (now() - t) * 1_000))
+    case "wav-c": print(String(format: "%.1f ms", cbase_load_wav(".build/bench-assets/hundred-mb.wav") * 1_000))
     case "none": break   // process start-up only, subtracted from the others
     default:
-        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-c, mix-swift, mix-c, decode-swift or decode-c (after one full run made the files)\n".utf8))
+        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-c, mix-swift, mix-c, decode-swift, decode-c, wav-swift or wav-c (after one full run made the files)\n".utf8))
         exit(2)
     }
     exit(0)

@@ -47,11 +47,12 @@ extension SoundFile {
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` when the file cannot be
     ///   read, ``SoundStageError/Code-swift.struct/decodingFailed`` naming it and the reason.
     public static func decoder(contentsOf url: URL, keepNative: Bool = false) throws -> any AudioDecoder {
-        let data: Data
-        do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-            throw SoundStageError(.fileAccess, operation: "SoundFile.decoder", object: url.path,
-                                  reason: "cannot read the file (\(error.localizedDescription))")
-        }
+        try decoder(contentsOf: url, keepNative: keepNative, wholeFile: false)
+    }
+
+    /// Opens a decoder; `wholeFile` maps every page at once, for a file about to be read to the end.
+    static func decoder(contentsOf url: URL, keepNative: Bool, wholeFile: Bool) throws -> any AudioDecoder {
+        let data = try mappedContents(of: url, populate: wholeFile, operation: "SoundFile.decoder")
         return try decoder(data, name: url.path, keepNative: keepNative)
     }
 

@@ -43,7 +43,7 @@ public struct SoundFile: Sendable {
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` when it cannot be read,
     ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
     public static func decode(contentsOf url: URL) throws -> SoundFile {
-        try SoundFile(try decoder(contentsOf: url, keepNative: true))
+        try SoundFile(try decoder(contentsOf: url, keepNative: true, wholeFile: true))
     }
 
     /// Decodes a sound held in memory; `name` identifies it in errors.

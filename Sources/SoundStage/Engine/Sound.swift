@@ -70,11 +70,7 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` or
     ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
     public convenience init(engine: AudioEngine, streamingContentsOf url: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-            throw SoundStageError(.fileAccess, operation: "Sound(streamingContentsOf:)", object: url.path,
-                                  reason: "cannot read the file (\(error.localizedDescription))")
-        }
+        let data = try SoundFile.mappedContents(of: url, populate: false, operation: "Sound(streamingContentsOf:)")
         try self.init(context: engine.context, streaming: data, name: url.lastPathComponent)
     }
 
