@@ -17,11 +17,11 @@ echo "start-up, subtracted below: $base instructions"
 echo
 echo "| workload | SoundStage (instructions) | raw C (instructions) | ratio |"
 echo "|---|---|---|---|"
-workloads="setters setters-batch mix"
+workloads="setters setters-batch setters-bulk mix"
 # Decoding the 5-minute Ogg file, once the full benchmark has made it (make bench).
 [ -f .build/bench-assets/five-minutes.ogg ] && workloads="$workloads decode"
 for w in $workloads; do
-    cw=${w%-batch}
+    cw=${w%-batch}; cw=${cw%-bulk}
     s=$(( $(count "$w-swift") - base )); c=$(( $(count "$cw-c") - base ))
     echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.3f", s / c }') |"
 done

@@ -97,7 +97,7 @@ struct EngineTests {
         #expect(log.threads.count == 1, "delivered once, serially, by the render call: \(log.threads)")
     }
 
-    @Test("seeking lands within 1 ms, before and during playback; currentTime follows the render", arguments: [false, true])
+    @Test("seeking lands on the exact frame, before, during and paused playback; currentTime follows the render", arguments: [false, true])
     func seek(streamed: Bool) throws {
         let engine = try offline()
         defer { engine.shutdown() }

@@ -44,4 +44,24 @@ struct UpdateBatchTests {
         try source.set(.gain, to: 0.5)
         #expect(source.get(.gain) == 0.5)
     }
+
+    @Test("set(_:of:to:) moves many sources at once, and a bad value among them changes none")
+    func bulk() throws {
+        let scene = try Scene()
+        let quiet = try scene.toneSource(frequency: 500, at: [-1, 0, 0], gain: 0.2)
+        let loud = try scene.toneSource(frequency: 500, at: [1, 0, 0])
+        try AudioSource.play([quiet, loud])
+        try scene.context.update { try $0.set(.position, of: [quiet, loud], to: [[1, 0, 0], [-1, 0, 0]]) }
+        let after = try scene.render(frames: 24_000)
+        #expect(Measure.dB(after, channel: 0) - Measure.dB(after, channel: 1) > 10, "the loud one is now on the left")
+        expectError(.invalidArgument, mentioning: ["position", "finite"]) {
+            try scene.context.update { try $0.set(.position, of: [quiet, loud], to: [[5, 0, 0], [.nan, 0, 0]]) }
+        }
+        expectError(.invalidArgument, mentioning: ["2 sources but 1 values"]) {
+            try scene.context.update { try $0.set(.position, of: [quiet, loud], to: [[5, 0, 0]]) }
+        }
+        #expect(quiet.get(.position) == [1, 0, 0] && loud.get(.position) == [-1, 0, 0], "nothing moved")
+        let foreign = try AudioSource(context: try Scene().context)
+        expectError(.wrongContext) { try scene.context.update { try $0.set(.velocity, of: [quiet, foreign], to: [.zero, .zero]) } }
+    }
 }

@@ -37,6 +37,37 @@ public struct UpdateBatch: ~Copyable {
         try apply(property, source.name, source, value, extra: nil)
     }
 
+    /// Sets a vector property (position, velocity, direction) of many sources at once, each to
+    /// the value at the same index: the per-frame path for moving every source of a scene.
+    /// All are validated before any is written, so a bad value changes nothing.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for counts that differ or
+    ///   a value that is not finite, ``SoundStageError/Code-swift.struct/wrongContext`` for a
+    ///   source of another context.
+    public mutating func set(_ property: Property<AudioSource, SIMD3<Float>>, of sources: [AudioSource], to values: [SIMD3<Float>]) throws {
+        let operation = "UpdateBatch.set(\(property.name), of: \(sources.count) sources)"
+        guard sources.count == values.count else {
+            throw SoundStageError(.invalidArgument, operation: operation, object: "\(context)",
+                                  reason: "\(sources.count) sources but \(values.count) values")
+        }
+        guard property.isPlainVector else {
+            for (source, value) in zip(sources, values) { try set(property, of: source, to: value) }
+            return
+        }
+        for (source, value) in zip(sources, values) {
+            guard source.context === context else {
+                throw SoundStageError(.wrongContext, operation: operation, object: source.description,
+                                      reason: "the batch updates \(context), not \(source.context)")
+            }
+            if let reason = checkFinite(value, property.name) {
+                throw SoundStageError(.invalidArgument, operation: operation, object: source.description, reason: reason)
+            }
+        }
+        let param = property.param
+        for (source, value) in zip(sources, values) { writePlainVector(source.name, param, value) }
+        count += sources.count
+    }
+
     /// Sets a property of this context's listener.
     public mutating func set<V>(_ property: Property<Listener, V>, to value: V) throws {
         try apply(property.rebound(), 0, ListenerOwner(context: context), value, extra: nil)
