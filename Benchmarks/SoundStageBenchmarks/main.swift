@@ -180,9 +180,19 @@ if let workload = option("--workload") {
         _ = try AudioBuffer(context: context, contentsOf: URL(fileURLWithPath: ".build/bench-assets/hundred-mb.wav"))
         print(String(format: "%.1f ms", (now() - t) * 1_000))
     case "wav-c": print(String(format: "%.1f ms", cbase_load_wav(".build/bench-assets/hundred-mb.wav") * 1_000))
+    case "engine-swift":
+        // The service loop's own cost: 64 players looping a 100 ms sound (queued plays),
+        // one second rendered in 10 ms ticks.
+        let engine = try AudioEngine(output: .offline(RenderFormat()), attributes: ContextAttributes(monoSources: 64, hrtf: .off), service: .manual())
+        let sound = Sound(buffer: try AudioBuffer(context: engine.context, samples: [Float](repeating: 0.01, count: 4_800), sampleRate: 48_000))
+        let players = (0..<64).map { _ in engine.makePlayer(sound) }
+        for player in players { player.numberOfLoops = 1_000 }
+        try engine.play(players)
+        _ = try engine.render(frames: 48_000)
+        engine.shutdown()
     case "none": break   // process start-up only, subtracted from the others
     default:
-        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, decode-swift, decode-c, wav-swift or wav-c (after one full run made the files)\n".utf8))
+        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
         exit(2)
     }
     exit(0)

@@ -17,21 +17,20 @@ extension SoundFile {
         func failure(_ reason: String) -> SoundStageError {
             SoundStageError(.fileAccess, operation: operation, object: url.path, reason: "cannot read the file (\(reason))")
         }
+        /// Reads the file instead, for what cannot be mapped (a pipe, a device, a failed mmap).
+        func read() throws -> Data {
+            do { return try Data(contentsOf: url) } catch { throw failure(error.localizedDescription) }
+        }
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            // Not a regular file (a pipe, a device): read it as a stream of bytes.
-            do { return try Data(contentsOf: url) } catch { throw failure(error.localizedDescription) }
-        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return try read() }
         let size = Int(info.st_size)
         guard size > 0 else { return Data() }
         let flags = MAP_PRIVATE | (populate ? MAP_POPULATE : 0)
-        guard let address = mmap(nil, size, PROT_READ, flags, fd, 0), address != MAP_FAILED else {
-            do { return try Data(contentsOf: url) } catch { throw failure(error.localizedDescription) }
-        }
+        guard let address = mmap(nil, size, PROT_READ, flags, fd, 0), address != MAP_FAILED else { return try read() }
         return Data(bytesNoCopy: address, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
     }
 }

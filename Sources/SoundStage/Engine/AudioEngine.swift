@@ -71,6 +71,8 @@ public final class AudioEngine: @unchecked Sendable {
     /// Whether a thread is delivering the outbox.
     private var draining = false
     private var lastLevels: [(peak: Double, rms: Double)] = []
+    /// The output latency read at the last tick (real devices).
+    private var lastLatency = 0.0
     private let started = ContinuousClock.now
     private let running = Atomic<Bool>(false)
 
@@ -163,7 +165,12 @@ public final class AudioEngine: @unchecked Sendable {
             let due = scheduled.filter(isDue)
             scheduled.removeAll(where: isDue)
             for group in due { startScheduledLocked(group.players) }
-            for player in Array(active.values) { player.service(now: now) }
+            // The output latency is the device's: read once a tick, through any playing source,
+            // and the larger of this tick's and the last one's (it reads low as a stream drains).
+            let reading = isOffline ? nil : active.values.lazy.compactMap { $0.outputLatencyLocked() }.first
+            let latency = max(reading ?? 0, lastLatency)
+            lastLatency = reading ?? lastLatency
+            for player in Array(active.values) { player.service(now: now, latency: latency) }
         }
         deliverEvents()
     }

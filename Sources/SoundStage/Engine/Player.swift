@@ -83,6 +83,8 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     /// Copies of the engine's settings, so they stay readable without it.
     private let isOffline: Bool
     private let tick: Double
+    /// Whether the context has `AL_SOFT_source_latency` (checked once, not every tick).
+    private let hasSourceLatency: Bool
     private weak var engineRef: AudioEngine?
 
     // All state below is read and written under OpenAL.lock.
@@ -102,8 +104,10 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     private var loopsValue = 0
     private var loopRegionValue: Range<Double>?
     private var positionValue: SIMD3<Float>?
-    /// Queue mode: plays still to queue, and plays finished and unqueued since the feed.
+    /// Queue mode: plays still to queue, plays in the source's queue (as SoundStage queued and
+    /// unqueued them, so no tick has to ask OpenAL), and plays finished and unqueued since the feed.
     private var playsToQueue = 0
+    private var queuedPlays = 0
     private var playsUnqueued = 0
     /// Looping-buffer mode: whether the playhead has come round, seen as the offset going back.
     private var wrapped = false
@@ -112,8 +116,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     private var startFrame = 0
     /// The frame the source will start from once played, while it is fed but not started.
     private var pendingStart: Int?
-    /// The output latency last read while playing, and when the end of the sound is heard.
-    private var outputLatency = 0.0
+    /// When the end of the sound is heard, on a real device.
     private var finishAt: Double?
     private var tweens: [Tween] = []
     private var meteringEnabled = false
@@ -126,6 +129,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         self.context = engine.context
         self.isOffline = engine.isOffline
         self.tick = engine.tick
+        self.hasSourceLatency = engine.context.isExtensionPresent("AL_SOFT_source_latency")
         self.engineRef = engine
         self.isEffect = isEffect
     }
@@ -220,6 +224,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         stream = nil
         mode = .none
         playsToQueue = 0
+        queuedPlays = 0
         playsUnqueued = 0
         wrapped = false
         lastOffset = 0
@@ -259,11 +264,12 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     private func queueMore(_ source: AudioSource) throws {
         guard let buffer = sound.buffer, playsToQueue > 0 else { return }
         let target = min(4_096, max(8, Int((0.25 * Double(sound.sampleRate) / Double(max(1, sound.frameCount))).rounded(.up))))
-        let waiting = source.get(.buffersQueued) - source.get(.buffersProcessed)
-        let n = min(playsToQueue, max(0, target - waiting))
+        // Called with the queue just emptied or its played copies just unqueued: what is queued waits.
+        let n = min(playsToQueue, max(0, target - queuedPlays))
         guard n > 0 else { return }
         try source.queue(Array(repeating: buffer, count: n))
         playsToQueue -= n
+        queuedPlays += n
     }
 
     private func makeLoopBuffer(_ region: Range<Double>) throws -> AudioBuffer {
@@ -344,16 +350,24 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     public func stop() {
         locked {
             guard status != .idle && status != .stopped else { return }
-            startFrame = min(currentFrameLocked(), max(0, sound.frameCount - 1))
-            if let source, status == .playing || status == .paused, sourcePlayedOutLocked(source) { startFrame = 0 }
-            cancelledThrough = run
-            haltLocked()
-            status = .stopped
+            stopLocked()
         }
     }
 
-    /// Stops the source and lets the engine go of the player. Under the lock.
-    private func haltLocked() {
+    /// stop() under the lock: keeps the playhead for the next play (0 for a sound already
+    /// played out) and cancels a finished event not yet delivered.
+    private func stopLocked() {
+        var frame = min(currentFrameLocked(), max(0, sound.frameCount - 1))
+        if let source, sourcePlayedOutLocked(source) { frame = 0 }
+        cancelledThrough = run
+        haltLocked(resumeAt: frame)
+    }
+
+    /// Stops the source, lets the engine go of the player and leaves it stopped, to start
+    /// from `frame` next time. Under the lock.
+    private func haltLocked(resumeAt frame: Int) {
+        startFrame = frame
+        status = .stopped
         finishAt = nil
         wasInterrupted = false
         try? source?.stop()
@@ -570,6 +584,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
                 playsToQueue += max(1, source.get(.buffersQueued) - source.get(.buffersProcessed))
                 try source.stop()
                 try source.setBuffer(nil)
+                queuedPlays = 0
                 playsUnqueued = 0
                 try queueMore(source)
                 try source.set(.sampleOffset, to: frame)
@@ -581,9 +596,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
                 stream.restart(at: frame, keepingPlayAt: heard)
                 stream.fill(source)
                 if stream.chunks.isEmpty, let failure = stream.failure {
-                    haltLocked()
-                    status = .stopped
-                    startFrame = frame
+                    haltLocked(resumeAt: frame)
                     throw failure
                 }
             case .none:
@@ -606,7 +619,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
     /// (`AL_SAMPLE_OFFSET_LATENCY_SOFT`), which can make it negative just after a buffer was
     /// unqueued or the sound came round. Under the lock.
     private func queueOffsetLocked(_ source: AudioSource) -> Int {
-        guard !isOffline, context.isExtensionPresent("AL_SOFT_source_latency") else { return source.get(.sampleOffset) }
+        guard !isOffline, hasSourceLatency else { return source.get(.sampleOffset) }
         var values: [Int64] = [0, 0]
         let name = source.name
         _ = try? OpenAL.withContext(context.handle) {
@@ -654,19 +667,8 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
             return (true, meterWindowLocked(source, frames: 1_024), muted ? 0 : volumeValue)
         }
         guard enabled else { return }
-        let channels = sound.channelCount
-        var result = [(average: Float, peak: Float)](repeating: (-160, -160), count: channels)
-        let frames = window.count / max(channels, 1)
-        if frames > 0 {
-            for c in 0..<channels {
-                var sum = 0.0, peak: Float = 0
-                for k in 0..<frames {
-                    let v = window[k * channels + c] * gain
-                    sum += Double(v) * Double(v)
-                    peak = max(peak, abs(v))
-                }
-                result[c] = (Self.dB((sum / Double(frames)).squareRoot()), Self.dB(Double(peak)))
-            }
+        let result = channelLevels(window, channels: sound.channelCount, gain: gain).map {
+            (average: Float(min(0, $0.rms)), peak: Float(min(0, $0.peak)))
         }
         locked { meters = result }
     }
@@ -683,7 +685,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         var start = frame - count
         if start < 0 {
             // Before the playhead is the end of the previous play when there was one.
-            let cameRound = mode == .queue ? playsUnqueued > 0 || (loopsValue != 0 && queueOffsetLocked(source) >= total) : wrapped
+            let cameRound = mode == .queue ? playsUnqueued > 0 || queueOffsetLocked(source) >= total : wrapped
             if cameRound { start += total } else { start = 0; count = frame }
         }
         var out: [Float] = []
@@ -694,8 +696,6 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
         }
         return out
     }
-
-    static func dB(_ level: Double) -> Float { level > 0 ? Float(max(-160, min(0, 20 * log10(level)))) : -160 }
 
     /// The average (RMS) power of `channel` in dBFS, -160...0, at the last ``updateMeters()``.
     public func averagePower(forChannel channel: Int) -> Float { locked { channel >= 0 && channel < meters.count ? meters[channel].average : -160 } }
@@ -773,12 +773,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
             if now >= tween.start + tween.duration, tween.stopAtEnd { stopNow = true }
         }
         tweens.removeAll { now >= $0.start + $0.duration }
-        if stopNow, status == .playing || status == .paused {
-            startFrame = min(currentFrameLocked(), max(0, sound.frameCount - 1))
-            cancelledThrough = run
-            haltLocked()
-            status = .stopped
-        }
+        if stopNow, status == .playing || status == .paused { stopLocked() }
     }
 
     // MARK: - Service
@@ -796,17 +791,23 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
                 stream.failureReported = true
                 engineRef?.post(.decodeError(failure), to: self)
             }
-        case .queue:
-            if let done = try? source.unqueueProcessedBuffers() { playsUnqueued += done.count }
+        case .queue where playsToQueue > 0:
+            // Played copies are unqueued only while more are to come; the offset counts from
+            // the queue's head either way.
+            if let done = try? source.unqueueProcessedBuffers() {
+                playsUnqueued += done.count
+                queuedPlays -= done.count
+            }
             try? queueMore(source)
-        case .loopingBuffer, .none:
+        case .loopingBuffer:
+            let offset = source.get(.sampleOffset)
+            if offset < lastOffset { wrapped = true }
+            lastOffset = offset
+        case .queue, .none:
             break
         }
-        let offset = source.get(.sampleOffset)
-        if mode == .loopingBuffer, offset < lastOffset { wrapped = true }
-        lastOffset = offset
         guard source.state == .stopped else { return false }
-        if source.get(.buffersQueued) > 0, mode == .stream || mode == .queue {
+        if mode == .stream || mode == .queue, source.get(.buffersQueued) > source.get(.buffersProcessed) {
             try? source.play()   // ran dry before more came (a very late tick): go on
             return false
         }
@@ -825,22 +826,25 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
 
     private var streamSucceeded: Bool { stream?.failure == nil }
 
+    /// The device's output latency in seconds, read through this player's source (it is the
+    /// same for every source of the device); nil offline or without `AL_SOFT_source_latency`.
+    /// Under the lock.
+    func outputLatencyLocked() -> Double? {
+        guard !isOffline, hasSourceLatency, status == .playing, let source else { return nil }
+        return source.get(.offsetWithLatency).latency
+    }
+
     /// One tick for this player, under the lock: tweens, loop top-up, streaming, end of sound.
-    func service(now: Double) {
+    /// `latency` is the device's output latency this tick (the engine reads it once a tick).
+    func service(now: Double, latency: Double) {
         guard status == .playing, let source else { return }
         advanceTweens(now: now)
-        guard status == .playing else { return }
-        let realTime = !isOffline && context.isExtensionPresent("AL_SOFT_source_latency")
-        guard settleLocked(source) else {
-            if realTime { outputLatency = source.get(.offsetWithLatency).latency }
-            return
-        }
-        if realTime {
+        guard status == .playing, settleLocked(source) else { return }
+        if !isOffline && hasSourceLatency {
             // On a real device the mixer runs ahead of the ear by the output latency: the
             // source stops that long before its last sample is heard, so the end is reported
-            // when it is heard. The device latency is read again now: a short sound may have
-            // been mixed whole before any tick saw it play.
-            let heardAt = finishAt ?? now + max(outputLatency, source.get(.offsetWithLatency).latency)
+            // when it is heard.
+            let heardAt = finishAt ?? now + latency
             finishAt = heardAt
             if now < heardAt { return }
         }
@@ -849,9 +853,7 @@ public final class Player: @unchecked Sendable, CustomStringConvertible {
 
     /// The sound played out: the player stops and `finished` is posted. Under the lock.
     private func finishLocked(successfully: Bool) {
-        startFrame = 0
-        haltLocked()
-        status = .stopped
+        haltLocked(resumeAt: 0)
         engineRef?.post(.finished(successfully: successfully), to: self)
     }
 

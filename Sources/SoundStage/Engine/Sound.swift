@@ -20,8 +20,6 @@ public final class Sound: Sendable, CustomStringConvertible {
     }
 
     let storage: Storage
-    /// The engine context the sound's buffers are made in.
-    let context: AudioContext
     private let cachedSamples = Mutex<[Float]?>(nil)
 
     /// The length in seconds.
@@ -38,7 +36,6 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// Wraps a buffer already made (it must belong to the device of the engine that plays it).
     public init(buffer: AudioBuffer) {
         storage = .loaded(buffer)
-        context = buffer.context
         duration = buffer.duration
         frameCount = buffer.frameCount
         sampleRate = buffer.sampleRate
@@ -71,18 +68,17 @@ public final class Sound: Sendable, CustomStringConvertible {
     ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
     public convenience init(engine: AudioEngine, streamingContentsOf url: URL) throws {
         let data = try SoundFile.mappedContents(of: url, populate: false, operation: "Sound(streamingContentsOf:)")
-        try self.init(context: engine.context, streaming: data, name: url.lastPathComponent)
+        try self.init(streaming: data, name: url.lastPathComponent)
     }
 
     /// A sound streamed from bytes held in memory; `name` identifies it in errors.
     public convenience init(engine: AudioEngine, streamingData data: Data, name: String) throws {
-        try self.init(context: engine.context, streaming: data, name: name)
+        try self.init(streaming: data, name: name)
     }
 
-    private init(context: AudioContext, streaming data: Data, name: String) throws {
+    private init(streaming data: Data, name: String) throws {
         let decoder = try SoundFile.decoder(data, name: name)
         storage = .streamed(data: data, name: name)
-        self.context = context
         frameCount = decoder.frameCount
         sampleRate = decoder.sampleRate
         channelCount = decoder.channels.channelCount

@@ -103,20 +103,18 @@ final class StreamFeed {
     /// decodes from `frame` next.
     func restart(at frame: Int, keepingPlayAt heard: Int) {
         if loopsLeft >= 0 {
-            var left = heard, heardChunk = chunks.count, heardSegment = 0
-            search: for (c, chunk) in chunks.enumerated() {
-                for (s, segment) in chunk.segments.enumerated() {
-                    if left < segment.frames { heardChunk = c; heardSegment = s; break search }
+            // Walk the queued segments: after the one heard, each that starts at frame 0 is a
+            // play the decoder had begun.
+            var left = heard, passedHeard = false
+            for segment in chunks.lazy.flatMap(\.segments) {
+                if passedHeard {
+                    if segment.start == 0 { loopsLeft += 1 }
+                } else if left < segment.frames {
+                    passedHeard = true
+                } else {
                     left -= segment.frames
                 }
             }
-            var begun = 0
-            for (c, chunk) in chunks.enumerated() {
-                for (s, segment) in chunk.segments.enumerated() where (c, s) > (heardChunk, heardSegment) && segment.start == 0 {
-                    begun += 1
-                }
-            }
-            loopsLeft += begun
         }
         chunks = []
         previous = nil

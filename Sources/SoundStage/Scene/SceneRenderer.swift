@@ -159,22 +159,7 @@ public enum WAVSampleFormat: String, Sendable, CaseIterable {
 extension RenderedAudio {
     /// Peak and RMS level of every channel in dBFS (-160 for silence), in one pass.
     public func levels() -> [(peak: Double, rms: Double)] {
-        let n = format.channels.channelCount
-        var peaks = [Float](repeating: 0, count: n)
-        var sums = [Double](repeating: 0, count: n)
-        samples.withUnsafeBufferPointer { s in
-            var i = 0
-            while i + n <= s.count {
-                for c in 0..<n {
-                    let v = s[i + c]
-                    peaks[c] = max(peaks[c], abs(v))
-                    sums[c] += Double(v) * Double(v)
-                }
-                i += n
-            }
-        }
-        func dB(_ x: Double) -> Double { x > 0 ? max(-160, 20 * log10(x)) : -160 }
-        return (0..<n).map { (dB(Double(peaks[$0])), dB((sums[$0] / Double(max(1, frameCount))).squareRoot())) }
+        channelLevels(samples, channels: format.channels.channelCount)
     }
 
     /// The peak level of channel `channel` in dBFS (-160 for silence).
@@ -225,4 +210,25 @@ extension RenderedAudio {
                                   reason: "cannot write the file (\(error.localizedDescription))")
         }
     }
+}
+
+/// Peak and RMS level of each channel of interleaved `samples` scaled by `gain`, in dBFS
+/// (-160 for silence), in one pass: render levels and player metering.
+func channelLevels(_ samples: [Float], channels n: Int, gain: Float = 1) -> [(peak: Double, rms: Double)] {
+    var peaks = [Float](repeating: 0, count: n)
+    var sums = [Double](repeating: 0, count: n)
+    samples.withUnsafeBufferPointer { s in
+        var i = 0
+        while i + n <= s.count {
+            for c in 0..<n {
+                let v = s[i + c] * gain
+                peaks[c] = max(peaks[c], abs(v))
+                sums[c] += Double(v) * Double(v)
+            }
+            i += n
+        }
+    }
+    let frames = Double(max(1, samples.count / max(1, n)))
+    func dB(_ x: Double) -> Double { x > 0 ? max(-160, 20 * log10(x)) : -160 }
+    return (0..<n).map { (dB(Double(peaks[$0])), dB((sums[$0] / frames).squareRoot())) }
 }
