@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -33,7 +34,7 @@ let package = Package(
         ),
         .target(
             name: "SoundStage",
-            dependencies: ["COpenAL", "CVorbis", "CALUT"],
+            dependencies: ["COpenAL", "CVorbis", "CALUT", .product(name: "Logging", package: "swift-log")],
             path: "Sources/SoundStage"
         ),
         .executableTarget(

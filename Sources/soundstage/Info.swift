@@ -51,7 +51,7 @@ struct Convert: ParsableCommand {
         guard let sampleFormat = WAVSampleFormat(rawValue: format) else { fail("--format must be pcm16 or float32, got \(format)") }
         do {
             let sound = try SoundFile.decode(contentsOf: URL(fileURLWithPath: input))
-            guard let layout = OutputChannels.allCases.first(where: { $0.channelCount == sound.channels.channelCount }) else {
+            guard let layout = ChannelLayout.outputLayouts.first(where: { $0.channelCount == sound.channels.channelCount }) else {
                 fail("\(input): \(sound.channels.channelCount) channels cannot be written")
             }
             let samples = sound.floatSamples()

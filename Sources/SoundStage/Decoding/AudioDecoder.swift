@@ -34,7 +34,7 @@ extension AudioDecoder {
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
 
     func seekError(_ frame: Int, _ reason: String) -> SoundStageError {
-        SoundStageError(.invalidArgument, operation: "seek(toFrame: \(frame))", object: "\(container.rawValue) decoder", reason: reason)
+        SoundFile.failure(.invalidArgument, "decoder.seek(toFrame: \(frame))", object: "\(container.rawValue) decoder", reason)
     }
 }
 
@@ -52,7 +52,7 @@ extension SoundFile {
 
     /// Opens a decoder; `wholeFile` maps every page at once, for a file about to be read to the end.
     static func decoder(contentsOf url: URL, keepNative: Bool, wholeFile: Bool) throws -> any AudioDecoder {
-        let data = try mappedContents(of: url, populate: wholeFile, operation: "SoundFile.decoder")
+        let data = try mappedContents(of: url, populate: wholeFile, operation: operationName("decode(contentsOf:)"))
         return try decoder(data, name: url.path, keepNative: keepNative)
     }
 
@@ -61,8 +61,8 @@ extension SoundFile {
         let layout = try data.withUnsafeBytes { try ContainerLayout.parse($0, name: name) }
         if let layout { return try PCMDecoder(data, layout: layout, name: name, keepNative: keepNative) }
         if data.prefix(4).elementsEqual("OggS".utf8) { return try VorbisDecoder(data, name: name) }
-        throw SoundStageError(.decodingFailed, operation: "SoundFile.decode", object: name,
-                              reason: data.isEmpty ? "the file is empty" : "not a WAV, AIFF, CAF or Ogg Vorbis file")
+        throw failure(.decodingFailed, "decode", object: name,
+                      data.isEmpty ? "the file is empty" : "not a WAV, AIFF, CAF or Ogg Vorbis file")
     }
 }
 
@@ -110,7 +110,7 @@ final class PCMDecoder: AudioDecoder {
             layout.stored.convert(UnsafeRawBufferPointer(rebasing: raw[range]), channels: channels, keepNative: native)
         }
         guard let converted else {
-            throw SoundStageError(.decodingFailed, operation: "read", object: name, reason: "the float samples include NaN or infinity")
+            throw SoundFile.failure(.decodingFailed, "decoder.read(maxFrames:)", object: name, "the float samples include NaN or infinity")
         }
         if native {
             position = min(frameCount, endBlock * perBlock)

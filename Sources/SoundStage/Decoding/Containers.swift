@@ -19,7 +19,7 @@ struct ContainerLayout: Sendable {
         guard let layout = ChannelLayout(channelCount: channelCount) else {
             throw fail("\(channelCount) channels is not a layout OpenAL Soft plays (1, 2, 4, 6, 7 or 8)")
         }
-        guard rate.isFinite, rate >= 1, rate <= 384_000 else {
+        guard rate.isFinite, rate >= Double(Limits.bufferSampleRates.lowerBound), rate <= Double(Limits.bufferSampleRates.upperBound) else {
             throw fail(rate == 0 ? "the header states a sample rate of 0 Hz" : "sample rate \(rate) Hz is out of range")
         }
         let blockBytes = stored.bytesPerBlock(channels: channelCount)
@@ -50,7 +50,7 @@ struct ContainerLayout: Sendable {
 
     static func parseWAV(_ b: ByteView, name: String) throws -> ContainerLayout {
         func fail(_ reason: String) -> SoundStageError {
-            SoundStageError(.decodingFailed, operation: "WAV decode", object: name, reason: reason)
+            SoundFile.failure(.decodingFailed, "decode(WAV)", object: name, reason)
         }
         var fmt: (code: Int, channels: Int, rate: Int, blockAlign: Int, bits: Int)?
         var offset = 12
@@ -107,7 +107,7 @@ struct ContainerLayout: Sendable {
 
     static func parseAIFF(_ b: ByteView, name: String) throws -> ContainerLayout {
         func fail(_ reason: String) -> SoundStageError {
-            SoundStageError(.decodingFailed, operation: "AIFF decode", object: name, reason: reason)
+            SoundFile.failure(.decodingFailed, "decode(AIFF)", object: name, reason)
         }
         let isAIFC = b.tag(8) == "AIFC"
         var comm: (channels: Int, frames: Int, bits: Int, rate: Double, compression: String)?
@@ -165,7 +165,7 @@ struct ContainerLayout: Sendable {
 
     static func parseCAF(_ b: ByteView, name: String) throws -> ContainerLayout {
         func fail(_ reason: String) -> SoundStageError {
-            SoundStageError(.decodingFailed, operation: "CAF decode", object: name, reason: reason)
+            SoundFile.failure(.decodingFailed, "decode(CAF)", object: name, reason)
         }
         guard b.u16be(4) == 1 else { throw fail("CAF version \(b.u16be(4)) is not 1") }
         var desc: (rate: Double, format: String, flags: Int, bytesPerPacket: Int, framesPerPacket: Int, channels: Int, bits: Int)?

@@ -16,13 +16,4 @@ enum G711 {
         let magnitude = exponent == 0 ? (mantissa << 4) + 8 : ((mantissa << 4) + 0x108) << (exponent - 1)
         return Int16(a & 0x80 != 0 ? magnitude : -magnitude)
     }
-
-    /// The bytes of a G.711 encoding as Float32 in -1...1; empty for any other encoding.
-    static func floatSamples(_ bytes: [UInt8], _ encoding: SampleEncoding) -> [Float] {
-        switch encoding {
-        case .muLaw: return bytes.map { Float(muLaw($0)) / 32_768 }
-        case .aLaw: return bytes.map { Float(aLaw($0)) / 32_768 }
-        default: return []
-        }
-    }
 }

@@ -62,8 +62,8 @@ public struct SoundFile: Sendable {
         }
         let format = decoder.outputFormat
         if decoder.container == .ogg, bytes.isEmpty {
-            throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: (decoder as? VorbisDecoder)?.name ?? "",
-                                  reason: "the stream holds no audio (a file cut inside its first audio page)")
+            throw Self.failure(.decodingFailed, "decode(Ogg Vorbis)", object: (decoder as? VorbisDecoder)?.name ?? "",
+                               "the stream holds no audio (a file cut inside its first audio page)")
         }
         self.container = decoder.container
         self.encoding = decoder.encoding
@@ -78,25 +78,6 @@ public struct SoundFile: Sendable {
     public func floatSamples() -> [Float] { format.floatSamples(bytes) }
 }
 
-extension AudioBuffer {
-    /// Loads a sound file: WAV, AIFF, CAF or Ogg Vorbis, told apart by their first bytes.
-    /// Formats OpenAL Soft plays natively are uploaded as they are in the file.
-    ///
-    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` when the file cannot be
-    ///   read, ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the
-    ///   reason otherwise.
-    public convenience init(context: AudioContext, contentsOf url: URL) throws {
-        try self.init(context: context, sound: try SoundFile.decode(contentsOf: url), label: url.lastPathComponent)
-    }
-
-    /// Loads a sound from memory: WAV, AIFF, CAF or Ogg Vorbis.
-    public convenience init(context: AudioContext, data: Data, label: String?) throws {
-        let name = "in-memory data" + (label.map { " (\($0))" } ?? "")
-        try self.init(context: context, sound: try SoundFile.decode(data, name: name), label: label)
-    }
-
-    /// Uploads a decoded sound.
-    public convenience init(context: AudioContext, sound: SoundFile, label: String?) throws {
-        try self.init(context: context, bytes: sound.bytes, format: sound.format, sampleRate: sound.sampleRate, label: label)
-    }
+extension SoundFile: ErrorNaming {
+    var errorObject: String { "\(container.rawValue) file" }
 }

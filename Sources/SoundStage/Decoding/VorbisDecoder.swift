@@ -78,7 +78,7 @@ final class VorbisDecoder: AudioDecoder {
         source = Source(data.startIndex == 0 ? data : Data(data))
         opaque = Unmanaged.passRetained(source)
         func fail(_ reason: String) -> SoundStageError {
-            SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name, reason: reason)
+            SoundFile.failure(.decodingFailed, "decode(Ogg Vorbis)", object: name, reason)
         }
         let opened = ov_open_callbacks(opaque.toOpaque(), file, nil, 0, Self.callbacks)
         guard opened == 0 else {
@@ -91,7 +91,7 @@ final class VorbisDecoder: AudioDecoder {
             layout = ChannelLayout(channelCount: Int(info.pointee.channels))
             rate = Int(info.pointee.rate)
         }
-        guard let layout, (1...384_000).contains(rate) else {
+        guard let layout, Limits.bufferSampleRates.contains(rate) else {
             let count = ov_info(file, -1).map { Int($0.pointee.channels) } ?? 0
             ov_clear(file)
             opaque.release()
@@ -127,12 +127,12 @@ final class VorbisDecoder: AudioDecoder {
                 if frames == Int(OV_HOLE) { continue }   // a gap in the data: skip it, as players do
                 guard frames > 0, let pcm else {
                     if decodedAny { break }              // damaged after some audio: keep what decoded
-                    throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name,
-                                          reason: "the stream is damaged (libvorbisfile error \(frames))")
+                    throw SoundFile.failure(.decodingFailed, "decode(Ogg Vorbis)", object: name,
+                                            "the stream is damaged (libvorbisfile error \(frames))")
                 }
                 guard Int(ov_info(file, -1)?.pointee.channels ?? 0) == count else {
-                    throw SoundStageError(.decodingFailed, operation: "Ogg Vorbis decode", object: name,
-                                          reason: "a chained stream changes its channel count")
+                    throw SoundFile.failure(.decodingFailed, "decode(Ogg Vorbis)", object: name,
+                                            "a chained stream changes its channel count")
                 }
                 decodedAny = true
                 let bytes = frames * frameBytes

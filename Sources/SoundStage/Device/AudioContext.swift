@@ -1,142 +1,5 @@
 import COpenAL
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
-
-/// How a context asks for HRTF (binaural rendering for headphones, `ALC_SOFT_HRTF`).
-public enum HRTFRequest: Sendable, Hashable {
-    /// Ask for HRTF; it is used if the output is stereo and an HRTF data set is available.
-    case on
-    /// Never use HRTF.
-    case off
-    /// Let OpenAL Soft decide (its config, or headphones detected).
-    case `default`
-}
-
-/// What OpenAL Soft did about HRTF (`ALC_HRTF_STATUS_SOFT`).
-public enum HRTFStatus: Sendable, Hashable {
-    /// HRTF is off.
-    case disabled
-    /// HRTF is on.
-    case enabled
-    /// HRTF is off because the user's config forbids it.
-    case denied
-    /// HRTF is on because the user's config demands it.
-    case required
-    /// HRTF is on because headphones were detected.
-    case headphonesDetected
-    /// HRTF is off because the output is not stereo.
-    case unsupportedFormat
-    /// The device has no `ALC_SOFT_HRTF`, or reported a status SoundStage does not know.
-    case unknown
-
-    init(alc value: Int32) {
-        switch value {
-        case ALC_HRTF_DISABLED_SOFT: self = .disabled
-        case ALC_HRTF_ENABLED_SOFT: self = .enabled
-        case ALC_HRTF_DENIED_SOFT: self = .denied
-        case ALC_HRTF_REQUIRED_SOFT: self = .required
-        case ALC_HRTF_HEADPHONES_DETECTED_SOFT: self = .headphonesDetected
-        case ALC_HRTF_UNSUPPORTED_FORMAT_SOFT: self = .unsupportedFormat
-        default: self = .unknown
-        }
-    }
-
-    /// Whether HRTF is being applied.
-    public var isActive: Bool { self == .enabled || self == .required || self == .headphonesDetected }
-}
-
-/// What to ask of a new context. Every field is optional: nil leaves OpenAL Soft's default.
-public struct ContextAttributes: Sendable, Hashable {
-    /// Output sample rate in Hz (`ALC_FREQUENCY`). On a loopback device it is the render
-    /// format's rate and may be left nil.
-    public var frequency: Int?
-    /// Mixer updates per second (`ALC_REFRESH`).
-    public var refresh: Int?
-    /// How many mono sources the context may have at once (`ALC_MONO_SOURCES`).
-    public var monoSources: Int?
-    /// How many stereo sources (`ALC_STEREO_SOURCES`).
-    public var stereoSources: Int?
-    /// HRTF on, off, or OpenAL Soft's default.
-    public var hrtf: HRTFRequest
-    /// A specific HRTF data set, one of ``AudioDevice/availableHRTFs``.
-    public var hrtfName: String?
-    /// Whether to run the output limiter (`ALC_OUTPUT_LIMITER_SOFT`), nil for the default.
-    public var outputLimiter: Bool?
-
-    /// Creates a set of attributes.
-    public init(
-        frequency: Int? = nil, refresh: Int? = nil, monoSources: Int? = nil, stereoSources: Int? = nil,
-        hrtf: HRTFRequest = .default, hrtfName: String? = nil, outputLimiter: Bool? = nil
-    ) {
-        self.frequency = frequency
-        self.refresh = refresh
-        self.monoSources = monoSources
-        self.stereoSources = stereoSources
-        self.hrtf = hrtf
-        self.hrtfName = hrtfName
-        self.outputLimiter = outputLimiter
-    }
-}
-
-/// The seven OpenAL distance models: how a source's gain falls off with distance.
-public enum DistanceModel: String, Sendable, CaseIterable, Hashable {
-    /// No attenuation (`AL_NONE`).
-    case none
-    /// `ref / (ref + rolloff * (d - ref))` (`AL_INVERSE_DISTANCE`).
-    case inverse
-    /// Inverse with d clamped to ref...max (`AL_INVERSE_DISTANCE_CLAMPED`), OpenAL's default.
-    case inverseClamped
-    /// `1 - rolloff * (d - ref) / (max - ref)` (`AL_LINEAR_DISTANCE`).
-    case linear
-    /// Linear with d clamped to ref...max (`AL_LINEAR_DISTANCE_CLAMPED`).
-    case linearClamped
-    /// `(d / ref) ^ -rolloff` (`AL_EXPONENT_DISTANCE`).
-    case exponent
-    /// Exponent with d clamped to ref...max (`AL_EXPONENT_DISTANCE_CLAMPED`).
-    case exponentClamped
-
-    var alValue: Int32 {
-        switch self {
-        case .none: return AL_NONE
-        case .inverse: return AL_INVERSE_DISTANCE
-        case .inverseClamped: return AL_INVERSE_DISTANCE_CLAMPED
-        case .linear: return AL_LINEAR_DISTANCE
-        case .linearClamped: return AL_LINEAR_DISTANCE_CLAMPED
-        case .exponent: return AL_EXPONENT_DISTANCE
-        case .exponentClamped: return AL_EXPONENT_DISTANCE_CLAMPED
-        }
-    }
-
-    init(al value: Int32) {
-        self = DistanceModel.allCases.first { $0.alValue == value } ?? .inverseClamped
-    }
-
-    /// The gain this model gives at `distance`, as OpenAL computes it (before min/max gain).
-    public func gain(distance: Float, referenceDistance ref: Float, maxDistance max: Float, rolloff: Float) -> Float {
-        var d = distance
-        switch self {
-        case .inverseClamped, .linearClamped, .exponentClamped:
-            d = Swift.min(Swift.max(d, ref), max)
-        default: break
-        }
-        switch self {
-        case .none: return 1
-        case .inverse, .inverseClamped:
-            let denom = ref + rolloff * (d - ref)
-            return denom > 0 ? ref / denom : 1
-        case .linear, .linearClamped:
-            guard max != ref else { return 1 }
-            return Swift.max(0, 1 - rolloff * (d - ref) / (max - ref))
-        case .exponent, .exponentClamped:
-            guard d > 0, ref > 0 else { return 1 }
-            return powf(d / ref, -rolloff)
-        }
-    }
-}
 
 /// An OpenAL context: one listener and its sources, mixed into a device.
 ///
@@ -147,7 +10,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
 
     /// The device this context mixes into.
     public let device: AudioDevice
-    let handle: CHandle
+    /// The gateway's handle: the C pointer and the writes not yet checked.
+    let handle: ContextHandle
     /// A small number naming the context in messages.
     public let id: Int
     /// How many sources this context may have at once: the mono plus stereo source counts
@@ -162,6 +26,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     public let extensions: [String]
     private let extensionSet: Set<String>
     let liveSources = Atomic<Int>(0)
+    /// The OpenAL version string, e.g. `1.1 ALSOFT 1.19.1`.
+    public let version: String
 
     /// Creates a context on `device`.
     ///
@@ -171,38 +37,38 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     public init(device: AudioDevice, attributes: ContextAttributes = ContextAttributes()) throws {
         let id = AudioContext.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let object = "new context on \(device)"
-        func invalid(_ reason: String) -> SoundStageError {
-            SoundStageError(.invalidArgument, operation: "AudioContext.init", object: object, reason: reason)
+        func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {
+            Self.failure(code, "init", object: object, reason)
         }
         var list: [ALCint] = []
-        if let format = device.loopbackFormat {
+        if let format = device.loopbackFormat, let channels = format.channels.alcValue {
             if let frequency = attributes.frequency, frequency != format.sampleRate {
-                throw invalid("frequency \(frequency) differs from the loopback format's \(format.sampleRate) Hz")
+                throw fail(.invalidArgument, "frequency \(frequency) differs from the loopback format's \(format.sampleRate) Hz")
             }
-            list += [ALC_FORMAT_CHANNELS_SOFT, format.channels.alcValue,
+            list += [ALC_FORMAT_CHANNELS_SOFT, channels,
                      ALC_FORMAT_TYPE_SOFT, format.sampleType.alcValue,
                      ALC_FREQUENCY, ALCint(format.sampleRate)]
         } else if let frequency = attributes.frequency {
-            guard (8_000...192_000).contains(frequency) else { throw invalid("frequency must be in 8000...192000 Hz, got \(frequency)") }
+            guard Limits.outputSampleRates.contains(frequency) else {
+                throw fail(.invalidArgument, "frequency must be in \(Limits.outputSampleRates) Hz, got \(frequency)")
+            }
             list += [ALC_FREQUENCY, ALCint(frequency)]
         }
         if let refresh = attributes.refresh {
-            guard (1...1_000).contains(refresh) else { throw invalid("refresh must be in 1...1000 Hz, got \(refresh)") }
+            guard Limits.refreshRates.contains(refresh) else { throw fail(.invalidArgument, "refresh must be in \(Limits.refreshRates) Hz, got \(refresh)") }
             list += [ALC_REFRESH, ALCint(refresh)]
         }
         if let mono = attributes.monoSources {
-            guard (0...65_536).contains(mono) else { throw invalid("monoSources must be in 0...65536, got \(mono)") }
+            guard Limits.sourceCounts.contains(mono) else { throw fail(.invalidArgument, "monoSources must be in \(Limits.sourceCounts), got \(mono)") }
             list += [ALC_MONO_SOURCES, ALCint(mono)]
         }
         if let stereo = attributes.stereoSources {
-            guard (0...65_536).contains(stereo) else { throw invalid("stereoSources must be in 0...65536, got \(stereo)") }
+            guard Limits.sourceCounts.contains(stereo) else { throw fail(.invalidArgument, "stereoSources must be in \(Limits.sourceCounts), got \(stereo)") }
             list += [ALC_STEREO_SOURCES, ALCint(stereo)]
         }
-        let hasHRTF = device.isExtensionPresent("ALC_SOFT_HRTF")
         if attributes.hrtf != .default || attributes.hrtfName != nil {
-            guard hasHRTF else {
-                throw SoundStageError(.extensionMissing, operation: "AudioContext.init", object: object,
-                                      reason: "HRTF needs ALC_SOFT_HRTF, which this device lacks")
+            guard device.isExtensionPresent("ALC_SOFT_HRTF") else {
+                throw fail(.extensionMissing, "HRTF needs ALC_SOFT_HRTF, which this device lacks")
             }
             switch attributes.hrtf {
             case .on: list += [ALC_HRTF_SOFT, ALC_TRUE]
@@ -212,26 +78,24 @@ public final class AudioContext: Sendable, CustomStringConvertible {
             if let hrtfName = attributes.hrtfName {
                 let available = device.availableHRTFs
                 guard let index = available.firstIndex(of: hrtfName) else {
-                    throw invalid("no HRTF named '\(hrtfName)'; available: \(available.joined(separator: ", "))")
+                    throw fail(.invalidArgument, "no HRTF named '\(hrtfName)'; available: \(available.joined(separator: ", "))")
                 }
                 list += [ALC_HRTF_ID_SOFT, ALCint(index)]
             }
         }
         if let limiter = attributes.outputLimiter {
             guard device.isExtensionPresent("ALC_SOFT_output_limiter") else {
-                throw SoundStageError(.extensionMissing, operation: "AudioContext.init", object: object,
-                                      reason: "the output limiter needs ALC_SOFT_output_limiter, which this device lacks")
+                throw fail(.extensionMissing, "the output limiter needs ALC_SOFT_output_limiter, which this device lacks")
             }
             list += [ALC_OUTPUT_LIMITER_SOFT, limiter ? ALC_TRUE : ALC_FALSE]
         }
         list.append(0)
 
         let raw = device.handle.raw
-        let created: (OpaquePointer, [Int32: Int32], [String], String) = try OpenAL.withDevice {
-            let context = try OpenAL.callALC(raw, "alcCreateContext", on: object) { alcCreateContext(raw, list) }
+        let created: (OpaquePointer, [Int32: Int32], [String], String) = try OpenAL.withDevice { _ in
+            let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { alcCreateContext(raw, list) }
             guard let context else {
-                throw SoundStageError(.alcInvalidValue, operation: "alcCreateContext", object: object,
-                                      reason: "OpenAL Soft could not create the context")
+                throw fail(.alcInvalidValue, "OpenAL Soft could not create the context")
             }
             var size: ALCint = 0
             alcGetIntegerv(raw, ALC_ATTRIBUTES_SIZE, 1, &size)
@@ -243,13 +107,13 @@ public final class AudioContext: Sendable, CustomStringConvertible {
                 effect[values[i]] = values[i + 1]
                 i += 2
             }
-            try OpenAL.makeCurrentLocked(CHandle(raw: context))
+            try OpenAL.makeCurrent(context)
             let ext = OpenAL.string(alGetString(AL_EXTENSIONS)) ?? ""
             return (context, effect, ext.split(separator: " ").map(String.init), OpenAL.string(alGetString(AL_VERSION)) ?? "")
         }
         self.version = created.3
         self.device = device
-        self.handle = CHandle(raw: created.0)
+        self.handle = ContextHandle(created.0)
         self.id = id
         self.attributesInEffect = created.1
         self.extensions = created.2
@@ -263,18 +127,33 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     }
 
     deinit {
-        let raw = handle.raw
-        OpenAL.withDevice {
-            if alcGetCurrentContext() == raw { _ = alcMakeContextCurrent(nil) }
-            alcDestroyContext(raw)
+        let handle = self.handle
+        OpenAL.lock.withLock { held in
+            if !handle.pending(held).isEmpty, (try? OpenAL.withContext(handle, { try $0.checkPending() })) == nil {
+                Log.report(failure(.invalidState, "deinit", "OpenAL reported an error for writes not yet checked when the context was released"))
+            }
+            OpenAL.releaseCurrent(held, ifItIs: handle.raw)
+            alcDestroyContext(handle.raw)
         }
     }
 
     /// For example `context 3`.
     public var description: String { "context \(id)" }
 
-    /// The OpenAL version string, e.g. `1.1 ALSOFT 1.19.1`.
-    public let version: String
+    /// Checks OpenAL's error state for the property writes made in this context since the
+    /// last check.
+    ///
+    /// Property writes are validated in Swift, then handed to OpenAL without reading
+    /// `alGetError` after each (it would double their cost); the next checked call in this
+    /// context, the end of an update batch and an engine's service tick check them. Call this
+    /// to check at a point of your own choosing, for example once a frame.
+    ///
+    /// - Throws: the error OpenAL reported, naming how many writes it may come from and the
+    ///   first and last of them. SoundStage validates every value first, so this is a bug
+    ///   report, not something a game should expect.
+    public func checkErrors() throws {
+        try OpenAL.withContext(handle) { try $0.checkPending() }
+    }
 
     /// Whether OpenAL Soft decodes WAV IMA ADPCM as the format defines. Before 1.20 it
     /// drops the first frame of every block (`DecodeIMA4Block` in 1.19.1 writes the block's
@@ -305,88 +184,52 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// What OpenAL Soft did about HRTF on this context's device.
     public var hrtfStatus: HRTFStatus {
         guard device.isExtensionPresent("ALC_SOFT_HRTF") else { return .unknown }
-        return OpenAL.withDevice { HRTFStatus(alc: device.integerLocked(ALC_HRTF_STATUS_SOFT)) }
+        return OpenAL.withDevice { HRTFStatus(alc: device.integer($0, ALC_HRTF_STATUS_SOFT)) }
     }
 
     /// The name of the HRTF in use, nil when HRTF is off.
     public var hrtfName: String? {
         guard hrtfStatus.isActive else { return nil }
-        return OpenAL.withDevice { OpenAL.string(alcGetString(device.handle.raw, ALC_HRTF_SPECIFIER_SOFT)) }
+        return OpenAL.withDevice { _ in OpenAL.string(alcGetString(device.handle.raw, ALC_HRTF_SPECIFIER_SOFT)) }
     }
 
     /// Whether the output limiter is on (nil without `ALC_SOFT_output_limiter`).
     public var outputLimiter: Bool? {
         guard device.isExtensionPresent("ALC_SOFT_output_limiter") else { return nil }
-        return OpenAL.withDevice { device.integerLocked(ALC_OUTPUT_LIMITER_SOFT) != 0 }
+        return OpenAL.withDevice { device.integer($0, ALC_OUTPUT_LIMITER_SOFT) != 0 }
     }
 
     /// The resamplers sources can choose with ``Property/resampler`` (`AL_SOFT_source_resampler`),
     /// by index. Empty without the extension.
     public var resamplers: [String] {
         guard isExtensionPresent("AL_SOFT_source_resampler") else { return [] }
-        return (try? OpenAL.withContext(handle) {
+        return query("resamplers", default: []) { _ in
             let count = alGetInteger(AL_NUM_RESAMPLERS_SOFT)
             return (0..<max(0, count)).map { OpenAL.string(alGetStringiSOFT(AL_RESAMPLER_NAME_SOFT, $0)) ?? "resampler \($0)" }
-        }) ?? []
+        }
     }
 
     /// The index of the resampler new sources use.
     public var defaultResampler: Int {
         guard isExtensionPresent("AL_SOFT_source_resampler") else { return 0 }
-        return (try? OpenAL.withContext(handle) { Int(alGetInteger(AL_DEFAULT_RESAMPLER_SOFT)) }) ?? 0
+        return query("defaultResampler", default: 0) { _ in Int(alGetInteger(AL_DEFAULT_RESAMPLER_SOFT)) }
     }
 
-    /// The listener of this context.
-    public var listener: Listener { Listener(context: self) }
-
-    /// Reads a context property.
-    public func get<V>(_ property: Property<AudioContext, V>) -> V { readProperty(property) }
-
-    /// Writes a context property after validating it.
-    public func set<V>(_ property: Property<AudioContext, V>, to value: V) throws {
-        try writeProperty(property, value)
-    }
-}
-
-extension AudioContext: PropertyOwner {
-    var owningContext: AudioContext { self }
-    var propertyObjectName: ALuint { 0 }
-    var objectDescription: String { description }
-}
-
-extension Property where Owner == AudioContext, Value == DistanceModel {
-    /// The distance model of the context (`alDistanceModel`). Default ``DistanceModel/inverseClamped``.
-    public static var distanceModel: Self {
-        Property("distanceModel", AL_DISTANCE_MODEL,
-                 read: { _, p in DistanceModel(al: alGetInteger(p)) },
-                 write: { _, _, v in alDistanceModel(v.alValue) })
+    /// Runs a read-only query in this context; an error (only a pending write's could come)
+    /// is logged and `fallback` returned.
+    func query<R>(_ member: String, default fallback: R, _ body: (borrowing ALScope) throws -> R) -> R {
+        do {
+            return try OpenAL.withContext(handle) { scope in
+                try scope.checkPending()
+                return try body(scope)
+            }
+        } catch {
+            Log.report(error)
+            return fallback
+        }
     }
 }
 
-extension Property where Owner == AudioContext, Value == Float {
-    /// The Doppler factor (`alDopplerFactor`), at least 0; 0 turns Doppler off. Default 1.
-    public static var dopplerFactor: Self {
-        Property("dopplerFactor", AL_DOPPLER_FACTOR,
-                 read: { _, p in alGetFloat(p) },
-                 write: { _, _, v in alDopplerFactor(v) },
-                 validate: ALValue.atLeastZero)
-    }
-
-    /// The speed of sound in units per second (`alSpeedOfSound`), above 0. Default 343.3.
-    public static var speedOfSound: Self {
-        Property("speedOfSound", AL_SPEED_OF_SOUND,
-                 read: { _, p in alGetFloat(p) },
-                 write: { _, _, v in alSpeedOfSound(v) },
-                 validate: { v, _ in v > 0 && v.isFinite ? nil : "speedOfSound must be finite and above 0, got \(v)" })
-    }
-}
-
-extension Property where Owner == AudioContext, Value == Bool {
-    /// Whether each source's own ``Property/distanceModel`` is used instead of the context's
-    /// (`alEnable(AL_SOURCE_DISTANCE_MODEL)`, `AL_EXT_source_distance_model`). Default false.
-    public static var perSourceDistanceModel: Self {
-        Property("perSourceDistanceModel", AL_SOURCE_DISTANCE_MODEL, extension: "AL_EXT_source_distance_model",
-                 read: { _, p in alIsEnabled(p) != 0 },
-                 write: { _, p, v in if v { alEnable(p) } else { alDisable(p) } })
-    }
+extension AudioContext: ErrorNaming {
+    var errorObject: String { description }
 }

@@ -26,7 +26,7 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     private init(handle: CHandle, kind: Kind) {
         self.handle = handle
         self.kind = kind
-        let (name, extensions) = OpenAL.withDevice { () -> (String, [String]) in
+        let (name, extensions) = OpenAL.withDevice { _ -> (String, [String]) in
             let name = OpenAL.string(alcGetString(handle.raw, ALC_ALL_DEVICES_SPECIFIER))
                 ?? OpenAL.string(alcGetString(handle.raw, ALC_DEVICE_SPECIFIER)) ?? "unnamed"
             let ext = OpenAL.string(alcGetString(handle.raw, ALC_EXTENSIONS)) ?? ""
@@ -39,7 +39,7 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
 
     deinit {
         let raw = handle.raw
-        OpenAL.withDevice { _ = alcCloseDevice(raw) }
+        OpenAL.withDevice { _ in _ = alcCloseDevice(raw) }
     }
 
     /// For example `device 'ALSA Default'` or `loopback device (48000 Hz stereo float32)`.
@@ -60,12 +60,12 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
 
     /// Whether OpenAL has the ALC extension `name` without a device (e.g. `ALC_SOFT_loopback`).
     public static func isExtensionPresent(_ name: String) -> Bool {
-        OpenAL.withDevice { alcIsExtensionPresent(nil, name) != ALC_FALSE }
+        OpenAL.withDevice { _ in alcIsExtensionPresent(nil, name) != ALC_FALSE }
     }
 
     /// The ALC extensions available without a device.
     public static var extensions: [String] {
-        OpenAL.withDevice {
+        OpenAL.withDevice { _ in
             (OpenAL.string(alcGetString(nil, ALC_EXTENSIONS)) ?? "").split(separator: " ").map(String.init)
         }
     }
@@ -77,19 +77,19 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     /// The names of the output devices OpenAL can see (`ALC_ALL_DEVICES_SPECIFIER` where
     /// `ALC_ENUMERATE_ALL_EXT` is present, `ALC_DEVICE_SPECIFIER` otherwise).
     public static var outputDevices: [String] {
-        OpenAL.withDevice {
+        OpenAL.withDevice { _ in
             OpenAL.stringList(alcGetString(nil, enumerateAll ? ALC_ALL_DEVICES_SPECIFIER : ALC_DEVICE_SPECIFIER))
         }
     }
 
     /// The names of the capture (input) devices.
     public static var captureDevices: [String] {
-        OpenAL.withDevice { OpenAL.stringList(alcGetString(nil, ALC_CAPTURE_DEVICE_SPECIFIER)) }
+        OpenAL.withDevice { _ in OpenAL.stringList(alcGetString(nil, ALC_CAPTURE_DEVICE_SPECIFIER)) }
     }
 
     /// The default output device's name, nil when there is none.
     public static var defaultOutputDevice: String? {
-        OpenAL.withDevice {
+        OpenAL.withDevice { _ in
             let s = OpenAL.string(alcGetString(
                 nil, enumerateAll ? ALC_DEFAULT_ALL_DEVICES_SPECIFIER : ALC_DEFAULT_DEVICE_SPECIFIER))
             return (s?.isEmpty ?? true) ? nil : s
@@ -98,7 +98,7 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
 
     /// The default capture device's name, nil when there is none.
     public static var defaultCaptureDevice: String? {
-        OpenAL.withDevice {
+        OpenAL.withDevice { _ in
             let s = OpenAL.string(alcGetString(nil, ALC_CAPTURE_DEFAULT_DEVICE_SPECIFIER))
             return (s?.isEmpty ?? true) ? nil : s
         }
@@ -119,24 +119,20 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         let object = name.map { "device '\($0)'" } ?? "the default output device"
         let available = outputDevices
         if let name, !available.contains(name) {
-            throw SoundStageError(
-                .deviceNotFound, operation: "AudioDevice.openOutput", object: object,
-                reason: "no such output device; available: \(available.isEmpty ? "none" : available.joined(separator: ", "))")
+            throw failure(.deviceNotFound, "openOutput(named:)", object: object,
+                          "no such output device; available: \(available.isEmpty ? "none" : available.joined(separator: ", "))")
         }
         if available.isEmpty {
-            throw SoundStageError(
-                .noOutputDevice, operation: "AudioDevice.openOutput", object: object,
-                reason: "OpenAL lists no output device: \(noDeviceAdvice)")
+            throw failure(.noOutputDevice, "openOutput(named:)", object: object, "OpenAL lists no output device: \(noDeviceAdvice)")
         }
-        let raw: OpaquePointer? = OpenAL.withDevice {
+        let raw: OpaquePointer? = OpenAL.withDevice { _ in
             let device = alcOpenDevice(name)
             if device == nil { _ = alcGetError(nil) }
             return device
         }
         guard let raw else {
-            throw SoundStageError(
-                .noOutputDevice, operation: "alcOpenDevice", object: object,
-                reason: "the device did not open (no sound server or sound card answered): \(noDeviceAdvice)")
+            throw failure(.noOutputDevice, "openOutput(named:)", object: object,
+                          "alcOpenDevice failed (no sound server or sound card answered): \(noDeviceAdvice)")
         }
         return AudioDevice(handle: CHandle(raw: raw), kind: .output)
     }
@@ -150,29 +146,29 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     public static func openLoopback(format: RenderFormat = RenderFormat()) throws -> AudioDevice {
         let object = "loopback device (\(format))"
         guard isExtensionPresent("ALC_SOFT_loopback") else {
-            throw SoundStageError(
-                .extensionMissing, operation: "AudioDevice.openLoopback", object: object,
-                reason: "this OpenAL has no ALC_SOFT_loopback; offline rendering needs OpenAL Soft")
+            throw failure(.extensionMissing, "openLoopback(format:)", object: object,
+                          "this OpenAL has no ALC_SOFT_loopback; offline rendering needs OpenAL Soft")
         }
-        guard (8_000...192_000).contains(format.sampleRate) else {
-            throw SoundStageError(
-                .unsupportedFormat, operation: "AudioDevice.openLoopback", object: object,
-                reason: "sample rate must be in 8000...192000 Hz, got \(format.sampleRate)")
+        guard Limits.outputSampleRates.contains(format.sampleRate) else {
+            throw failure(.unsupportedFormat, "openLoopback(format:)", object: object,
+                          "sample rate must be in \(Limits.outputSampleRates) Hz, got \(format.sampleRate)")
         }
-        let result: Result<OpaquePointer, SoundStageError> = OpenAL.withDevice {
+        guard let channels = format.channels.alcValue else {
+            throw failure(.unsupportedFormat, "openLoopback(format:)", object: object,
+                          "a device cannot output the \(format.channels.rawValue) layout; use one of \(ChannelLayout.outputLayouts.map(\.rawValue).joined(separator: ", "))")
+        }
+        let result: Result<OpaquePointer, SoundStageError> = OpenAL.withDevice { _ in
             guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
                 _ = alcGetError(nil)
-                return .failure(SoundStageError(
-                    .noOutputDevice, operation: "alcLoopbackOpenDeviceSOFT", object: object,
-                    reason: "OpenAL Soft could not open a loopback device"))
+                return .failure(failure(.noOutputDevice, "openLoopback(format:)", object: object,
+                                        "alcLoopbackOpenDeviceSOFT: OpenAL Soft could not open a loopback device"))
             }
             let ok = alcIsRenderFormatSupportedSOFT(
-                raw, ALCsizei(format.sampleRate), format.channels.alcValue, format.sampleType.alcValue)
+                raw, ALCsizei(format.sampleRate), channels, format.sampleType.alcValue)
             if ok == ALC_FALSE {
                 _ = alcCloseDevice(raw)
-                return .failure(SoundStageError(
-                    .unsupportedFormat, operation: "alcIsRenderFormatSupportedSOFT", object: object,
-                    reason: "OpenAL Soft cannot render this format"))
+                return .failure(failure(.unsupportedFormat, "openLoopback(format:)", object: object,
+                                        "OpenAL Soft cannot render this format (alcIsRenderFormatSupportedSOFT)"))
             }
             return .success(raw)
         }
@@ -188,7 +184,7 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     /// extension.
     public var availableHRTFs: [String] {
         guard isExtensionPresent("ALC_SOFT_HRTF") else { return [] }
-        return OpenAL.withDevice {
+        return OpenAL.withDevice { _ in
             var count: ALCint = 0
             alcGetIntegerv(handle.raw, ALC_NUM_HRTF_SPECIFIERS_SOFT, 1, &count)
             return (0..<max(0, count)).compactMap { OpenAL.string(alcGetStringiSOFT(handle.raw, ALC_HRTF_SPECIFIER_SOFT, $0)) }
@@ -199,15 +195,15 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     /// extension. A lost output device (unplugged, sound server gone) reads false.
     public var isConnected: Bool {
         guard isExtensionPresent("ALC_EXT_disconnect") else { return true }
-        return OpenAL.withDevice {
+        return OpenAL.withDevice { _ in
             var value: ALCint = 1
             alcGetIntegerv(handle.raw, ALC_CONNECTED, 1, &value)
             return value != 0
         }
     }
 
-    /// Reads one ALC integer of this device. Only under ``OpenAL/lock``.
-    func integerLocked(_ param: Int32) -> Int32 {
+    /// Reads one ALC integer of this device.
+    func integer(_ held: borrowing LockHeld, _ param: Int32) -> Int32 {
         var value: ALCint = 0
         alcGetIntegerv(handle.raw, param, 1, &value)
         return value
@@ -221,14 +217,10 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a negative count.
     public func render(frames: Int) throws -> RenderedAudio {
         guard let format = loopbackFormat else {
-            throw SoundStageError(
-                .invalidState, operation: "AudioDevice.render", object: description,
-                reason: "only a loopback device renders on request; open one with AudioDevice.openLoopback(format:)")
+            throw failure(.invalidState, "render(frames:)", "only a loopback device renders on request; open one with AudioDevice.openLoopback(format:)")
         }
         guard frames >= 0 else {
-            throw SoundStageError(
-                .invalidArgument, operation: "AudioDevice.render", object: description,
-                reason: "frame count must not be negative, got \(frames)")
+            throw failure(.invalidArgument, "render(frames:)", "frame count must not be negative, got \(frames)")
         }
         let count = frames * format.channels.channelCount
         switch format.sampleType {
@@ -249,14 +241,10 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     /// Float32, interleaved). The buffer must hold `frames * bytesPerFrame` bytes.
     public func render(into buffer: UnsafeMutableRawBufferPointer, frames: Int) throws {
         guard let format = loopbackFormat else {
-            throw SoundStageError(
-                .invalidState, operation: "AudioDevice.render(into:)", object: description,
-                reason: "only a loopback device renders on request")
+            throw failure(.invalidState, "render(into:frames:)", "only a loopback device renders on request")
         }
         guard frames >= 0, buffer.count >= frames * format.bytesPerFrame else {
-            throw SoundStageError(
-                .invalidArgument, operation: "AudioDevice.render(into:)", object: description,
-                reason: "a buffer of \(buffer.count) bytes cannot hold \(frames) frames of \(format.bytesPerFrame) bytes")
+            throw failure(.invalidArgument, "render(into:frames:)", "a buffer of \(buffer.count) bytes cannot hold \(frames) frames of \(format.bytesPerFrame) bytes")
         }
         try renderRaw(into: buffer, frames: frames)
     }
@@ -264,10 +252,14 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     private func renderRaw(into buffer: UnsafeMutableRawBufferPointer, frames: Int) throws {
         guard frames > 0, let base = buffer.baseAddress else { return }
         let raw = handle.raw
-        try OpenAL.withDevice {
-            try OpenAL.callALC(raw, "alcRenderSamplesSOFT", on: description) {
+        try OpenAL.withDevice { _ in
+            try OpenAL.callALC(raw, Self.operationName("render(frames:)"), on: description) {
                 alcRenderSamplesSOFT(raw, base, ALCsizei(frames))
             }
         }
     }
+}
+
+extension AudioDevice: ErrorNaming {
+    var errorObject: String { description }
 }

@@ -67,7 +67,7 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` or
     ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
     public convenience init(engine: AudioEngine, streamingContentsOf url: URL) throws {
-        let data = try SoundFile.mappedContents(of: url, populate: false, operation: "Sound(streamingContentsOf:)")
+        let data = try SoundFile.mappedContents(of: url, populate: false, operation: Self.operationName("init(engine:streamingContentsOf:)"))
         try self.init(streaming: data, name: url.lastPathComponent)
     }
 
@@ -114,4 +114,8 @@ public final class Sound: Sendable, CustomStringConvertible {
             return decoded
         }
     }
+}
+
+extension Sound: ErrorNaming {
+    var errorObject: String { description }
 }

@@ -7,7 +7,7 @@ public struct SceneDescription: Sendable, Equatable {
     /// Output sample rate in Hz. Default 48000.
     public var sampleRate: Int = 48_000
     /// Output channel layout. Default stereo.
-    public var channels: OutputChannels = .stereo
+    public var channels: ChannelLayout = .stereo
     /// Length of the render in seconds (required, above 0).
     public var duration: Double
     /// Whether to render through HRTF (stereo only). Default false.
@@ -100,21 +100,7 @@ public enum SoundDescription: Sendable, Equatable {
     /// A sound file, relative to the scene file.
     case file(String)
     /// A generated tone.
-    case tone(ToneShape, frequency: Float, duration: Double)
-}
-
-/// The shape of a generated tone.
-public enum ToneShape: String, Sendable, CaseIterable {
-    /// A sine wave.
-    case sine
-    /// A square wave.
-    case square
-    /// A rising sawtooth.
-    case sawtooth
-    /// White noise (seeded, so renders repeat exactly).
-    case noise
-    /// A single-sample click at the start of each period.
-    case impulse
+    case tone(Waveform, frequency: Float, duration: Double)
 }
 
 /// One sound source of a scene.
@@ -226,13 +212,13 @@ extension SceneDescription {
         var scene = SceneDescription(duration: duration, sources: sources)
         if let v = top["sampleRate"] {
             let rate = try r.integer(v, "$.sampleRate")
-            guard (8_000...192_000).contains(rate) else { throw r.error("$.sampleRate", "must be in 8000...192000, got \(rate)") }
+            guard Limits.outputSampleRates.contains(rate) else { throw r.error("$.sampleRate", "must be in \(Limits.outputSampleRates), got \(rate)") }
             scene.sampleRate = rate
         }
         if let v = top["channels"] {
             let name = try r.string(v, "$.channels")
-            guard let layout = OutputChannels(rawValue: name) else {
-                throw r.error("$.channels", "must be one of \(OutputChannels.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(name)\"")
+            guard let layout = ChannelLayout(rawValue: name), layout.isOutputLayout else {
+                throw r.error("$.channels", "must be one of \(ChannelLayout.outputLayouts.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(name)\"")
             }
             scene.channels = layout
         }
@@ -302,15 +288,15 @@ extension SceneDescription {
         let o = try r.object(value, path, keys: ["tone", "frequency", "duration"])
         guard let toneValue = o["tone"] else { throw r.error(path, "expected a file name or {\"tone\": ..., \"frequency\": ..., \"duration\": ...}") }
         let name = try r.string(toneValue, "\(path).tone")
-        guard let shape = ToneShape(rawValue: name) else {
-            throw r.error("\(path).tone", "must be one of \(ToneShape.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(name)\"")
+        guard let shape = Waveform(sceneName: name) else {
+            throw r.error("\(path).tone", "must be one of \(Waveform.allCases.map { "\"\($0.sceneName)\"" }.joined(separator: ", ")), got \"\(name)\"")
         }
         guard let f = o["frequency"] else { throw r.error(path, "\"frequency\" is required for a tone") }
         guard let d = o["duration"] else { throw r.error(path, "\"duration\" is required for a tone") }
         let frequency = try r.float(f, "\(path).frequency", min: 0)
-        guard frequency > 0, frequency <= 20_000 else { throw r.error("\(path).frequency", "must be above 0 and at most 20000 Hz, got \(frequency)") }
+        guard Limits.toneFrequencies.contains(frequency) else { throw r.error("\(path).frequency", "must be above 0 and at most \(Int(Limits.toneFrequencies.upperBound)) Hz, got \(frequency)") }
         let duration = try r.number(d, "\(path).duration")
-        guard duration > 0, duration <= 600 else { throw r.error("\(path).duration", "must be above 0 and at most 600 seconds, got \(duration)") }
+        guard Limits.toneSeconds.contains(duration) else { throw r.error("\(path).duration", "must be above 0 and at most \(Int(Limits.toneSeconds.upperBound)) seconds, got \(duration)") }
         return .tone(shape, frequency: frequency, duration: duration)
     }
 

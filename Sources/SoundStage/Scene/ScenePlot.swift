@@ -114,45 +114,31 @@ public enum ScenePlot {
             t += tStep
         }
         let channels = audio.format.channels.channelCount
-        let window = max(1, audio.format.sampleRate / 50)
-        let windows = max(1, audio.frameCount / window)
+        let windows = audio.levels(windowFrames: max(1, audio.format.sampleRate / 50))
         let names = channelNames(audio.format.channels)
+        let overall = audio.levels()
         for c in 0..<channels {
             var pts: [String] = []
-            for w in 0..<windows {
-                var sum = 0.0
-                for frame in (w * window)..<min(audio.frameCount, (w + 1) * window) {
-                    let v = Double(audio.samples[frame * channels + c]); sum += v * v
-                }
-                let rms = (sum / Double(window)).squareRoot()
-                let db = max(-60, min(0, rms > 0 ? 20 * log10(rms) : -60))
-                let x = graphLeft + graphWidth * (Double(w) + 0.5) / Double(windows)
+            for (w, levels) in windows.enumerated() {
+                let db = max(-60, min(0, levels[c].rms))
+                let x = graphLeft + graphWidth * (Double(w) + 0.5) / Double(windows.count)
                 pts.append("\(f(x)),\(f(graphTop + plotHeight * -db / 60))")
             }
             let color = palette[(c + 3) % palette.count]
             out += "<polyline points=\"\(pts.joined(separator: " "))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\"/>\n"
-            out += "<text x=\"\(f(graphLeft + 8 + Double(c) * 120))\" y=\"\(f(graphTop + plotHeight + 28))\" fill=\"\(color)\" font-weight=\"bold\">\(names[c]) \(String(format: "%.1f", audio.rmsDB(channel: c))) dB</text>\n"
+            out += "<text x=\"\(f(graphLeft + 8 + Double(c) * 120))\" y=\"\(f(graphTop + plotHeight + 28))\" fill=\"\(color)\" font-weight=\"bold\">\(names[c]) \(String(format: "%.1f", overall[c].rms)) dB</text>\n"
         }
         out += "<defs><marker id=\"arrow\" markerWidth=\"8\" markerHeight=\"8\" refX=\"6\" refY=\"3\" orient=\"auto\"><path d=\"M0,0 L6,3 L0,6 z\" fill=\"#555\"/></marker></defs>\n</svg>\n"
         return out
     }
 
     /// Short names of the channels of `layout`, e.g. L and R.
-    public static func channelNames(_ layout: OutputChannels) -> [String] {
-        switch layout {
-        case .mono: return ["M"]
-        case .stereo: return ["L", "R"]
-        case .quad: return ["FL", "FR", "BL", "BR"]
-        case .surround51: return ["FL", "FR", "FC", "LFE", "BL", "BR"]
-        case .surround61: return ["FL", "FR", "FC", "LFE", "BC", "SL", "SR"]
-        case .surround71: return ["FL", "FR", "FC", "LFE", "BL", "BR", "SL", "SR"]
-        }
-    }
+    public static func channelNames(_ layout: ChannelLayout) -> [String] { layout.channelNames }
 
     static func label(_ sound: SoundDescription) -> String {
         switch sound {
         case .file(let path): return (path as NSString).lastPathComponent
-        case .tone(let shape, let f, _): return "\(shape.rawValue) \(formatMeters(Double(f))) Hz"
+        case .tone(let shape, let f, _): return "\(shape.sceneName) \(formatMeters(Double(f))) Hz"
         }
     }
 

@@ -1,9 +1,8 @@
-/// The decoder and queued chunks of a player of a streamed sound. Used under OpenAL.lock.
+/// A streamed sound: decoded about 100 ms at a time into chunks, four kept queued.
 ///
-/// Each chunk is one buffer of about 100 ms; four are kept queued. A chunk holds one or more
-/// segments of the sound: a play that ends inside a chunk goes on with the next play in the
-/// same chunk, so loops stay sample-exact however short the sound.
-final class StreamFeed {
+/// A chunk holds one or more segments of the sound: a play that ends inside a chunk goes on
+/// with the next play in the same chunk, so loops stay sample-exact however short the sound.
+final class StreamFeed: PlaybackFeed {
     struct Chunk {
         let buffer: AudioBuffer
         /// Runs of sound frames in the chunk, in order: where each starts and how long it is.
@@ -28,9 +27,11 @@ final class StreamFeed {
     private(set) var ended = false
     /// Decoding failed; what decoded before is still played.
     private(set) var failure: SoundStageError?
-    /// Whether the player has posted ``failure`` as a decode error.
-    var failureReported = false
+    /// Whether ``refill(_:)`` has handed ``failure`` on.
+    private var failureReported = false
 
+    /// Streams from `decoder` (at frame 0), playing the sound `loops` more times after the
+    /// first (-1 forever); `label` names the sound in errors.
     init(decoder: any AudioDecoder, loops: Int, label: String) {
         self.decoder = decoder
         self.label = label
@@ -41,18 +42,38 @@ final class StreamFeed {
     /// Whether nothing more will be queued: the last play is decoded, or decoding failed.
     var isExhausted: Bool { ended || failure != nil }
 
-    /// Unqueues what was played and decodes more.
-    func service(_ source: AudioSource) {
-        if let done = try? source.unqueueProcessedBuffers(), !done.isEmpty, !chunks.isEmpty {
+    func attach(to source: AudioSource, atFrame frame: Int) throws {
+        try source.set(.isLooping, to: false)
+        try decoder.seek(toFrame: min(frame, decoder.frameCount))
+        fill(source)
+        if chunks.isEmpty, let failure { throw failure }
+    }
+
+    func refill(_ source: AudioSource) throws -> SoundStageError? {
+        let done = try source.unqueueProcessedBuffers()
+        if !done.isEmpty, !chunks.isEmpty {
             let n = min(done.count, chunks.count)   // the same buffers, in the same order
             previous = chunks[n - 1]
             chunks.removeFirst(n)
         }
         fill(source)
+        guard let failure, !failureReported else { return nil }
+        failureReported = true
+        return failure
     }
 
-    /// Decodes and queues chunks until ``depth`` are queued, the sound ends, or decoding fails.
-    func fill(_ source: AudioSource) {
+    func seek(_ source: AudioSource, toFrame frame: Int, heardOffset: Int) throws -> Bool {
+        try source.stop()
+        try source.setBuffer(nil)
+        restart(at: frame, keepingPlayAt: heardOffset)
+        fill(source)
+        if chunks.isEmpty, let failure { throw failure }
+        return true
+    }
+
+    /// Decodes and queues chunks until ``depth`` are queued, the sound ends, or decoding
+    /// fails; a chunk OpenAL would not take ends the stream the same way.
+    private func fill(_ source: AudioSource) {
         let frameBytes = decoder.outputFormat.bytesPerBlock
         while chunks.count < Self.depth, !isExhausted {
             var bytes: [UInt8] = []
@@ -64,8 +85,8 @@ final class StreamFeed {
                     let part = try decoder.read(maxFrames: chunkFrames - frames)
                     if part.isEmpty {
                         if decoder.position < decoder.frameCount {
-                            throw SoundStageError(.decodingFailed, operation: "stream", object: label,
-                                                  reason: "the data ends at frame \(decoder.position) of the \(decoder.frameCount) it states")
+                            throw Sound.failure(.decodingFailed, "stream", object: label,
+                                                "the data ends at frame \(decoder.position) of the \(decoder.frameCount) it states")
                         }
                         if loopsLeft != 0, decoder.frameCount > 0 {
                             if loopsLeft > 0 { loopsLeft -= 1 }
@@ -82,7 +103,7 @@ final class StreamFeed {
             } catch let error as SoundStageError {
                 failure = error
             } catch {
-                failure = SoundStageError(.decodingFailed, operation: "stream", object: label, reason: "\(error)")
+                failure = Sound.failure(.decodingFailed, "stream", object: label, "\(error)")
             }
             guard frames > 0 else { break }
             do {
@@ -93,7 +114,7 @@ final class StreamFeed {
             } catch let error as SoundStageError {
                 failure = error
             } catch {
-                failure = SoundStageError(.decodingFailed, operation: "stream", object: label, reason: "\(error)")
+                failure = Sound.failure(.decodingFailed, "stream", object: label, "\(error)")
             }
         }
     }
@@ -101,7 +122,7 @@ final class StreamFeed {
     /// After the source's queue was emptied for a seek while the frame `heard` frames into
     /// it was being heard: gives back the plays the decoder had begun beyond that one, and
     /// decodes from `frame` next.
-    func restart(at frame: Int, keepingPlayAt heard: Int) {
+    private func restart(at frame: Int, keepingPlayAt heard: Int) {
         if loopsLeft >= 0 {
             // Walk the queued segments: after the one heard, each that starts at frame 0 is a
             // play the decoder had begun.
@@ -121,11 +142,11 @@ final class StreamFeed {
         ended = false
         failure = nil
         failureReported = false
-        do { try decoder.seek(toFrame: frame) } catch let error as SoundStageError { failure = error } catch {}
+        do { try decoder.seek(toFrame: frame) } catch let error as SoundStageError { failure = error } catch {
+            failure = Sound.failure(.decodingFailed, "stream", object: label, "\(error)")
+        }
     }
 
-    /// The sound frame at `offset` frames into the source's queue; a negative offset reaches
-    /// back into the chunk unqueued last.
     func frame(atQueueOffset offset: Int) -> Int {
         let all = (previous.map { [$0] } ?? []) + chunks
         var left = offset + (previous?.frames ?? 0)
@@ -140,8 +161,6 @@ final class StreamFeed {
         return last.start + last.frames
     }
 
-    /// Up to `frames` frames of decoded samples played up to `offset` frames into the
-    /// source's queue (reaching back into the chunk unqueued last), interleaved.
     func samples(endingAtQueueOffset offset: Int, frames wanted: Int) -> [Float] {
         let all = (previous.map { [$0] } ?? []) + chunks
         let channels = decoder.channels.channelCount

@@ -1,21 +1,9 @@
-/// The one error type SoundStage throws.
-///
-/// Every error names the ``operation`` that failed and the ``object`` it was applied to
-/// (a device, a context, a buffer with its file name, a source), and carries a ``code``
-/// that `catch` can match:
-///
-/// ```swift
-/// do {
-///     _ = try AudioSource(context: context)
-/// } catch let error as SoundStageError where error.code == .sourceLimitReached {
-///     print(error)   // "AudioSource.init on context 1: source limit reached: ..."
-/// }
-/// ```
-public struct SoundStageError: Error, Sendable, Equatable, CustomStringConvertible {
+extension SoundStageError {
     /// What went wrong, as a value `catch` clauses can match.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The numeric value. OpenAL (`AL_*`) and ALC (`ALC_*`) error codes keep their
-        /// C values; SoundStage's own codes live in `0x5500...`.
+        /// C values (ALC's offset by 0x1000, since the two overlap); SoundStage's own codes
+        /// live in `0x5500...`.
         public var rawValue: Int32
         /// Creates a code from its raw value.
         public init(rawValue: Int32) { self.rawValue = rawValue }
@@ -45,7 +33,7 @@ public struct SoundStageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let noOutputDevice = Code(rawValue: 0x5501)
         /// A named device does not exist.
         public static let deviceNotFound = Code(rawValue: 0x5502)
-        /// The requested loopback render format is not supported.
+        /// The requested format is not supported (a loopback render format, a buffer format).
         public static let unsupportedFormat = Code(rawValue: 0x5503)
         /// An argument was out of range or malformed; ``SoundStageError/reason`` says which.
         public static let invalidArgument = Code(rawValue: 0x5504)
@@ -97,27 +85,5 @@ public struct SoundStageError: Error, Sendable, Equatable, CustomStringConvertib
         static func al(_ code: Int32) -> Code { Code(rawValue: code) }
         /// Maps an `alcGetError` value (ALC codes overlap AL's, so they are offset).
         static func alc(_ code: Int32) -> Code { Code(rawValue: code + 0x1000) }
-    }
-
-    /// What went wrong.
-    public var code: Code
-    /// The operation that failed, e.g. `"alSourcef(AL_GAIN)"` or `"AudioSource.set(gain)"`.
-    public var operation: String
-    /// The object it was applied to, e.g. `"source 3 in context 1"` or `"buffer 7 (snare.wav)"`.
-    public var object: String
-    /// Why, in words, and what to do about it where there is something to do.
-    public var reason: String
-
-    /// Creates an error.
-    public init(_ code: Code, operation: String, object: String, reason: String) {
-        self.code = code
-        self.operation = operation
-        self.object = object
-        self.reason = reason
-    }
-
-    /// One line: operation, object, code and reason.
-    public var description: String {
-        "\(operation) on \(object): \(code): \(reason)"
     }
 }

@@ -94,12 +94,9 @@ extension Property where Owner == AudioSource, Value == SIMD3<Float> {
     private static func vector(_ name: String, _ param: Int32) -> Self {
         Property(name, param, read: readVector,
                  write: { n, p, v in alSource3f(n, p, v.x, v.y, v.z) },
-                 validate: ALValue.finiteVector)
+                 validate: ALValue.finiteVector,
+                 vectorWriter: alSourcefv)
     }
-
-    /// Whether this is position, velocity or direction: any finite value is valid and no
-    /// extension is needed, so setters may write it directly with ``writePlainVector(_:_:_:)``.
-    var isPlainVector: Bool { param == AL_POSITION || param == AL_VELOCITY || param == AL_DIRECTION }
 
     /// Position in the world, or relative to the listener when ``isRelative`` (`AL_POSITION`).
     public static var position: Self { vector("position", AL_POSITION) }
@@ -194,12 +191,22 @@ extension Property where Owner == AudioSource, Value == OffsetWithLatency {
     }
 }
 
-/// Writes a vector source property (`alSourcefv`), for the setters' fast path. Under the
-/// lock with the source's context current; the value must be finite.
-@inline(__always)
-func writePlainVector(_ name: ALuint, _ param: Int32, _ value: SIMD3<Float>) {
-    var components = value
-    withUnsafePointer(to: &components) {
-        $0.withMemoryRebound(to: Float.self, capacity: 3) { alSourcefv(name, param, $0) }
+extension AudioSource {
+    /// The playback offset in whole frames and the output latency behind it in nanoseconds
+    /// (`AL_SAMPLE_OFFSET_LATENCY_SOFT`, `AL_SOFT_source_latency`): what is heard now is
+    /// `frames - latency * rate`. Check the extension first.
+    func sampleOffsetWithLatency() -> (frames: Int, latencyNanoseconds: Int64) {
+        var values: [Int64] = [0, 0]
+        let name = self.name
+        do {
+            try OpenAL.withContext(context.handle) { scope in
+                try scope.call(Self.operationName("sampleOffsetWithLatency()"), on: description) {
+                    alGetSourcei64vSOFT(name, AL_SAMPLE_OFFSET_LATENCY_SOFT, &values)
+                }
+            }
+        } catch {
+            Log.report(error)
+        }
+        return (Int(values[0] >> 32), values[1])
     }
 }

@@ -38,7 +38,7 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     public init(context: AudioContext, bytes: [UInt8], format: BufferFormat, sampleRate: Int, label: String? = nil) throws {
         let object = "new buffer" + (label.map { " (\($0))" } ?? "")
         func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {
-            SoundStageError(code, operation: "AudioBuffer.init", object: object, reason: reason)
+            Self.failure(code, "init", object: object, reason)
         }
         if let problem = format.blockAlignmentProblem { throw fail(.invalidArgument, problem) }
         var bytes = bytes, format = format
@@ -53,13 +53,13 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
         if let ext, !context.isExtensionPresent(ext) {
             throw fail(.extensionMissing, "\(format) needs the AL extension \(ext), which this OpenAL lacks")
         }
-        guard (1...384_000).contains(sampleRate) else {
-            throw fail(.invalidArgument, "sample rate must be in 1...384000 Hz, got \(sampleRate)")
+        guard Limits.bufferSampleRates.contains(sampleRate) else {
+            throw fail(.invalidArgument, "sample rate must be in \(Limits.bufferSampleRates) Hz, got \(sampleRate)")
         }
         guard bytes.count % format.bytesPerBlock == 0 else {
             throw fail(.invalidArgument, "\(bytes.count) bytes is not a whole number of \(format.bytesPerBlock)-byte \(format.framesPerBlock == 1 ? "frames" : "blocks") of \(format)")
         }
-        guard bytes.count <= Int(Int32.max) else {
+        guard bytes.count <= Limits.bufferBytes else {
             throw fail(.invalidArgument, "\(bytes.count) bytes is more than OpenAL takes in one buffer (2 GiB)")
         }
         let alignment = format.framesPerBlock
@@ -67,16 +67,17 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
         if alignment != 1 && !hasAlignment {
             throw fail(.extensionMissing, "ADPCM with \(alignment)-frame blocks needs AL_SOFT_block_alignment")
         }
-        self.name = try OpenAL.withContext(context.handle) {
+        let operation = Self.operationName("init")
+        self.name = try OpenAL.withContext(context.handle) { scope in
             var name: ALuint = 0
-            try OpenAL.call("alGenBuffers", on: object) { alGenBuffers(1, &name) }
+            try scope.call(operation, on: object) { alGenBuffers(1, &name) }
             do {
                 if hasAlignment {
-                    try OpenAL.call("alBufferi(AL_UNPACK_BLOCK_ALIGNMENT_SOFT)", on: object) {
+                    try scope.call(operation, on: object) {
                         alBufferi(name, AL_UNPACK_BLOCK_ALIGNMENT_SOFT, ALint(alignment == 1 ? 0 : alignment))
                     }
                 }
-                try OpenAL.call("alBufferData", on: object) {
+                try scope.call(operation, on: object) {
                     bytes.withUnsafeBytes { alBufferData(name, alFormat, $0.baseAddress, ALsizei($0.count), ALsizei(sampleRate)) }
                 }
             } catch {
@@ -102,8 +103,8 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     /// Makes a buffer from 32-bit float samples in -1...1 (interleaved for several channels).
     public convenience init(context: AudioContext, samples: [Float], channels: ChannelLayout = .mono, sampleRate: Int, label: String? = nil) throws {
         if let bad = samples.firstIndex(where: { !$0.isFinite }) {
-            throw SoundStageError(.invalidArgument, operation: "AudioBuffer.init", object: "new buffer" + (label.map { " (\($0))" } ?? ""),
-                                  reason: "sample \(bad) is \(samples[bad]); samples must be finite")
+            throw Self.failure(.invalidArgument, "init", object: "new buffer" + (label.map { " (\($0))" } ?? ""),
+                               "sample \(bad) is \(samples[bad]); samples must be finite")
         }
         try self.init(context: context, bytes: samples.withUnsafeBytes { Array($0) },
                       format: BufferFormat(.float32, channels), sampleRate: sampleRate, label: label)
@@ -116,7 +117,14 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
 
     deinit {
         var name = self.name
-        try? OpenAL.withContext(context.handle) { alDeleteBuffers(1, &name) }
+        let object = description
+        do {
+            try OpenAL.withContext(context.handle) { scope in
+                try scope.call(Self.operationName("deinit"), on: object) { alDeleteBuffers(1, &name) }
+            }
+        } catch {
+            Log.report(error)
+        }
         Diagnostics.liveBuffers.subtract(1, ordering: .relaxed)
     }
 
@@ -150,13 +158,6 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     }
 }
 
-/// Counters of live OpenAL objects, for leak checks in tests and diagnostics.
-public enum Diagnostics {
-    static let liveBuffers = Atomic<Int>(0)
-    static let liveSources = Atomic<Int>(0)
-
-    /// How many ``AudioBuffer`` objects (and so OpenAL buffer names) are alive.
-    public static var bufferCount: Int { liveBuffers.load(ordering: .relaxed) }
-    /// How many ``AudioSource`` objects (and so OpenAL source names) are alive.
-    public static var sourceCount: Int { liveSources.load(ordering: .relaxed) }
+extension AudioBuffer: ErrorNaming {
+    var errorObject: String { description }
 }

@@ -1,48 +1,5 @@
 import COpenAL
 
-/// A channel layout a buffer can hold.
-public enum ChannelLayout: String, Sendable, CaseIterable, Hashable {
-    /// One channel; the only layout OpenAL positions in 3D.
-    case mono
-    /// Left, right. Played as-is (or spread by ``Property/stereoAngles``), not positioned.
-    case stereo
-    /// Rear left, rear right (`AL_FORMAT_REAR*`).
-    case rear
-    /// Front left, front right, rear left, rear right (`AL_FORMAT_QUAD*`).
-    case quad
-    /// 5.1: FL, FR, FC, LFE, RL, RR (`AL_FORMAT_51CHN*`).
-    case surround51 = "5.1"
-    /// 6.1: FL, FR, FC, LFE, RC, SL, SR (`AL_FORMAT_61CHN*`).
-    case surround61 = "6.1"
-    /// 7.1: FL, FR, FC, LFE, RL, RR, SL, SR (`AL_FORMAT_71CHN*`).
-    case surround71 = "7.1"
-
-    /// Channels per frame.
-    public var channelCount: Int {
-        switch self {
-        case .mono: return 1
-        case .stereo, .rear: return 2
-        case .quad: return 4
-        case .surround51: return 6
-        case .surround61: return 7
-        case .surround71: return 8
-        }
-    }
-
-    /// The layout for a channel count, where one layout has that count (2 means stereo).
-    public init?(channelCount: Int) {
-        switch channelCount {
-        case 1: self = .mono
-        case 2: self = .stereo
-        case 4: self = .quad
-        case 6: self = .surround51
-        case 7: self = .surround61
-        case 8: self = .surround71
-        default: return nil
-        }
-    }
-}
-
 /// How the samples of a buffer are encoded.
 public enum SampleEncoding: Sendable, Hashable, CustomStringConvertible {
     /// Unsigned 8-bit PCM, silence at 128.

@@ -1,82 +1,6 @@
 import COpenAL
 import Synchronization
 
-/// Where a source is in its life (`AL_SOURCE_STATE`).
-public enum SourceState: Sendable, Hashable {
-    /// Never played, or rewound.
-    case initial
-    /// Playing.
-    case playing
-    /// Paused; play resumes from the same offset.
-    case paused
-    /// Stopped, or played to the end.
-    case stopped
-
-    init(al value: Int32) {
-        switch value {
-        case AL_PLAYING: self = .playing
-        case AL_PAUSED: self = .paused
-        case AL_STOPPED: self = .stopped
-        default: self = .initial
-        }
-    }
-}
-
-/// How a source is fed (`AL_SOURCE_TYPE`).
-public enum SourceType: Sendable, Hashable {
-    /// No buffer yet.
-    case undetermined
-    /// One buffer set with ``AudioSource/setBuffer(_:)``.
-    case `static`
-    /// Buffers queued with ``AudioSource/queue(_:)``.
-    case streaming
-
-    init(al value: Int32) {
-        switch value {
-        case AL_STATIC: self = .static
-        case AL_STREAMING: self = .streaming
-        default: self = .undetermined
-        }
-    }
-}
-
-/// Whether a source is positioned in 3D (`AL_SOURCE_SPATIALIZE_SOFT`).
-public enum Spatialization: Sendable, Hashable {
-    /// Never positioned: played as-is, even a mono sound.
-    case off
-    /// Always positioned, even a stereo or multichannel sound (downmixed first).
-    case on
-    /// OpenAL's default: mono sounds are positioned, others are not.
-    case auto
-
-    var alValue: Int32 {
-        switch self {
-        case .off: return AL_FALSE
-        case .on: return AL_TRUE
-        case .auto: return AL_AUTO_SOFT
-        }
-    }
-
-    init(al value: Int32) {
-        switch value {
-        case AL_FALSE: self = .off
-        case AL_TRUE: self = .on
-        default: self = .auto
-        }
-    }
-}
-
-/// A playback offset together with the output latency behind it (`AL_SOFT_source_latency`):
-/// what the listener hears now is `offset - latency`.
-public struct OffsetWithLatency: Sendable, Hashable {
-    /// The playback offset in seconds, as the mixer sees it.
-    public var offset: Double
-    /// How long until a sample mixed now reaches the output, in seconds.
-    public var latency: Double
-    /// The offset being heard right now.
-    public var heard: Double { max(0, offset - latency) }
-}
-
 /// A sound emitter: plays a buffer (or a queue of buffers) at a place in the context's 3D
 /// world.
 ///
@@ -85,6 +9,7 @@ public struct OffsetWithLatency: Sendable, Hashable {
 /// A source retains its buffers and its context; its OpenAL name is released exactly once,
 /// when the last reference goes away.
 public final class AudioSource: Sendable, CustomStringConvertible {
+    /// What the source plays, as SoundStage handed it to OpenAL.
     private struct Feed {
         var buffer: AudioBuffer?
         var queue: [AudioBuffer] = []
@@ -105,9 +30,8 @@ public final class AudioSource: Sendable, CustomStringConvertible {
         var current = context.liveSources.load(ordering: .relaxed)
         while true {
             guard current < limit else {
-                throw SoundStageError(
-                    .sourceLimitReached, operation: "AudioSource.init", object: context.description,
-                    reason: "the context already has \(current) of its \(limit) sources; release one, or create the context with more monoSources/stereoSources")
+                throw Self.failure(.sourceLimitReached, "init(context:)", object: context.description,
+                                   "the context already has \(current) of its \(limit) sources; release one, or create the context with more monoSources/stereoSources")
             }
             let (exchanged, original) = context.liveSources.compareExchange(
                 expected: current, desired: current + 1, ordering: .relaxed)
@@ -115,9 +39,9 @@ public final class AudioSource: Sendable, CustomStringConvertible {
             current = original
         }
         do {
-            name = try OpenAL.withContext(context.handle) {
+            name = try OpenAL.withContext(context.handle) { scope in
                 var name: ALuint = 0
-                try OpenAL.call("alGenSources", on: context.description) { alGenSources(1, &name) }
+                try scope.call(Self.operationName("init(context:)"), on: context.description) { alGenSources(1, &name) }
                 return name
             }
         } catch {
@@ -130,7 +54,14 @@ public final class AudioSource: Sendable, CustomStringConvertible {
 
     deinit {
         var name = self.name
-        try? OpenAL.withContext(context.handle) { alDeleteSources(1, &name) }
+        let object = description
+        do {
+            try OpenAL.withContext(context.handle) { scope in
+                try scope.call(Self.operationName("deinit"), on: object) { alDeleteSources(1, &name) }
+            }
+        } catch {
+            Log.report(error)
+        }
         feed.withLock { feed in
             feed.buffer?.releaseUse()
             feed.queue.forEach { $0.releaseUse() }
@@ -153,32 +84,21 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     ///   the allowed range, ``SoundStageError/Code-swift.struct/readOnly``, or
     ///   ``SoundStageError/Code-swift.struct/extensionMissing``.
     public func set<V>(_ property: Property<AudioSource, V>, to value: V) throws {
-        var extra: String?
-        if let unit = property.offsetUnit {
-            extra = offsetProblem(unit: unit, value: value)
-        }
-        try writeProperty(property, value, extraCheck: extra)
+        try writeProperty(property, value)
     }
 
     /// Writes a vector property (position, velocity, direction). The same as the generic
     /// `set(_:to:)`; this concrete overload lets callers in other modules reach code
     /// specialised for the type, which matters when moving many sources every frame.
     public func set(_ property: Property<AudioSource, SIMD3<Float>>, to value: SIMD3<Float>) throws {
-        guard property.isPlainVector else { return try writeProperty(property, value) }
-        // Position, velocity, direction: checked and written directly, without the property's
-        // validator and writer closures.
-        if let reason = checkFinite(value, property.name) {
-            throw SoundStageError(.invalidArgument, operation: "set(\(property.name))", object: description, reason: reason)
-        }
-        let name = self.name
-        try OpenAL.withContext(context.handle) {
-            try OpenAL.call("set(\(property.name))", on: description) { writePlainVector(name, property.param, value) }
+        try OpenAL.withContext(context.handle) { scope in
+            try write(property, value, in: scope, via: .direct)
         }
     }
 
     /// Writes a float property (gain, pitch, ...); see the vector overload for why it exists.
     public func set(_ property: Property<AudioSource, Float>, to value: Float) throws {
-        try writeProperty(property, value, extraCheck: property.offsetUnit.flatMap { offsetProblem(unit: $0, value: value) })
+        try writeProperty(property, value)
     }
 
     /// The playing state.
@@ -196,8 +116,9 @@ public final class AudioSource: Sendable, CustomStringConvertible {
         }
     }
 
-    func offsetProblem<V>(unit: OffsetUnit, value: V) -> String? {
-        guard let length else { return nil }
+    /// A playback offset must lie before the end of what the source plays.
+    func ownCheck<V>(_ property: Property<AudioSource, V>, _ value: V) -> String? {
+        guard let unit = property.offsetUnit, let length else { return nil }
         let (position, limit, what): (Double, Double, String)
         switch unit {
         case .seconds:
@@ -234,19 +155,17 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     ///   (stop first), ``SoundStageError/Code-swift.struct/wrongContext`` for a buffer of
     ///   another device.
     public func setBuffer(_ buffer: AudioBuffer?) throws {
-        let operation = "AudioSource.setBuffer"
+        let member = "setBuffer(_:)"
         if let buffer, buffer.context.device !== context.device {
-            throw SoundStageError(.wrongContext, operation: operation, object: description,
-                                  reason: "\(buffer) belongs to \(buffer.context.device), not \(context.device)")
+            throw failure(.wrongContext, member, "\(buffer) belongs to \(buffer.context.device), not \(context.device)")
         }
-        try OpenAL.withContext(context.handle) {
+        try OpenAL.withContext(context.handle) { scope in
             var state: ALint = 0
-            alGetSourcei(name, AL_SOURCE_STATE, &state)
+            try scope.call(Self.operationName(member), on: description) { alGetSourcei(name, AL_SOURCE_STATE, &state) }
             if state == AL_PLAYING || state == AL_PAUSED {
-                throw SoundStageError(.invalidState, operation: operation, object: description,
-                                      reason: "cannot change the buffer of a \(SourceState(al: state)) source; stop it first")
+                throw failure(.invalidState, member, "cannot change the buffer of a \(SourceState(al: state)) source; stop it first")
             }
-            try OpenAL.call("alSourcei(AL_BUFFER)", on: description) {
+            try scope.call(Self.operationName(member), on: description) {
                 alSourcei(name, AL_BUFFER, ALint(bitPattern: buffer?.name ?? 0))
             }
             buffer?.retainUse()
@@ -267,25 +186,22 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     ///   mixed formats, ``SoundStageError/Code-swift.struct/wrongContext`` for buffers of
     ///   another device.
     public func queue(_ buffers: [AudioBuffer]) throws {
-        let operation = "AudioSource.queue"
+        let member = "queue(_:)"
         guard !buffers.isEmpty else { return }
         for buffer in buffers where buffer.context.device !== context.device {
-            throw SoundStageError(.wrongContext, operation: operation, object: description,
-                                  reason: "\(buffer) belongs to \(buffer.context.device), not \(context.device)")
+            throw failure(.wrongContext, member, "\(buffer) belongs to \(buffer.context.device), not \(context.device)")
         }
-        try OpenAL.withContext(context.handle) {
+        try OpenAL.withContext(context.handle) { scope in
             let (staticBuffer, first) = feed.withLock { ($0.buffer, $0.queue.first) }
             if let staticBuffer {
-                throw SoundStageError(.invalidState, operation: operation, object: description,
-                                      reason: "the source plays \(staticBuffer) as a static buffer; call setBuffer(nil) before queueing")
+                throw failure(.invalidState, member, "the source plays \(staticBuffer) as a static buffer; call setBuffer(nil) before queueing")
             }
             let reference = first ?? buffers[0]
             for buffer in buffers where buffer.format != reference.format || buffer.sampleRate != reference.sampleRate {
-                throw SoundStageError(.invalidArgument, operation: operation, object: description,
-                                      reason: "\(buffer) is \(buffer.format) at \(buffer.sampleRate) Hz but the queue is \(reference.format) at \(reference.sampleRate) Hz")
+                throw failure(.invalidArgument, member, "\(buffer) is \(buffer.format) at \(buffer.sampleRate) Hz but the queue is \(reference.format) at \(reference.sampleRate) Hz")
             }
             var names = buffers.map(\.name)
-            try OpenAL.call("alSourceQueueBuffers", on: description) {
+            try scope.call(Self.operationName(member), on: description) {
                 alSourceQueueBuffers(name, ALsizei(names.count), &names)
             }
             buffers.forEach { $0.retainUse() }
@@ -299,19 +215,20 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` on a looping source
     ///   (OpenAL never finishes a looping queue's buffers).
     public func unqueueProcessedBuffers() throws -> [AudioBuffer] {
-        try OpenAL.withContext(context.handle) {
-            var looping: ALint = 0
-            alGetSourcei(name, AL_LOOPING, &looping)
-            var processed: ALint = 0
-            alGetSourcei(name, AL_BUFFERS_PROCESSED, &processed)
+        let member = "unqueueProcessedBuffers()"
+        return try OpenAL.withContext(context.handle) { scope in
+            var looping: ALint = 0, processed: ALint = 0
+            try scope.call(Self.operationName(member), on: description) {
+                alGetSourcei(name, AL_LOOPING, &looping)
+                alGetSourcei(name, AL_BUFFERS_PROCESSED, &processed)
+            }
             let isStreaming = feed.withLock { $0.buffer == nil && !$0.queue.isEmpty }
             guard isStreaming, processed > 0 else { return [] }
             if looping != 0 {
-                throw SoundStageError(.invalidState, operation: "AudioSource.unqueueProcessedBuffers", object: description,
-                                      reason: "a looping source cannot unqueue; turn looping off first")
+                throw failure(.invalidState, member, "a looping source cannot unqueue; turn looping off first")
             }
             var names = [ALuint](repeating: 0, count: Int(processed))
-            try OpenAL.call("alSourceUnqueueBuffers", on: description) {
+            try scope.call(Self.operationName(member), on: description) {
                 alSourceUnqueueBuffers(name, processed, &names)
             }
             return feed.withLock { feed in
@@ -326,41 +243,40 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     // MARK: - Playback
 
     /// Starts playing (or resumes a paused source, or restarts a playing one).
-    public func play() throws { try control("alSourcePlay", alSourcePlay) }
+    public func play() throws { try control("play()", alSourcePlay) }
     /// Pauses, keeping the offset.
-    public func pause() throws { try control("alSourcePause", alSourcePause) }
+    public func pause() throws { try control("pause()", alSourcePause) }
     /// Stops; the offset goes back to 0 at the next play.
-    public func stop() throws { try control("alSourceStop", alSourceStop) }
+    public func stop() throws { try control("stop()", alSourceStop) }
     /// Stops and returns to ``SourceState/initial`` with offset 0.
-    public func rewind() throws { try control("alSourceRewind", alSourceRewind) }
+    public func rewind() throws { try control("rewind()", alSourceRewind) }
 
-    private func control(_ operation: String, _ call: (ALuint) -> Void) throws {
-        try OpenAL.withContext(context.handle) {
-            try OpenAL.call(operation, on: description) { call(name) }
+    private func control(_ member: String, _ call: (ALuint) -> Void) throws {
+        try OpenAL.withContext(context.handle) { scope in
+            try scope.call(Self.operationName(member), on: description) { call(name) }
         }
     }
 
     /// Starts all `sources` on the same sample (`alSourcePlayv`). They must share a context.
-    public static func play(_ sources: [AudioSource]) throws { try controlAll(sources, "alSourcePlayv", alSourcePlayv) }
+    public static func play(_ sources: [AudioSource]) throws { try controlAll(sources, "play(_:)", alSourcePlayv) }
     /// Pauses all `sources` at once (`alSourcePausev`).
-    public static func pause(_ sources: [AudioSource]) throws { try controlAll(sources, "alSourcePausev", alSourcePausev) }
+    public static func pause(_ sources: [AudioSource]) throws { try controlAll(sources, "pause(_:)", alSourcePausev) }
     /// Stops all `sources` at once (`alSourceStopv`).
-    public static func stop(_ sources: [AudioSource]) throws { try controlAll(sources, "alSourceStopv", alSourceStopv) }
+    public static func stop(_ sources: [AudioSource]) throws { try controlAll(sources, "stop(_:)", alSourceStopv) }
     /// Rewinds all `sources` at once (`alSourceRewindv`).
-    public static func rewind(_ sources: [AudioSource]) throws { try controlAll(sources, "alSourceRewindv", alSourceRewindv) }
+    public static func rewind(_ sources: [AudioSource]) throws { try controlAll(sources, "rewind(_:)", alSourceRewindv) }
 
     private static func controlAll(
-        _ sources: [AudioSource], _ operation: String,
+        _ sources: [AudioSource], _ member: String,
         _ call: (ALsizei, UnsafePointer<ALuint>?) -> Void
     ) throws {
         guard let first = sources.first else { return }
         for source in sources where source.context !== first.context {
-            throw SoundStageError(.wrongContext, operation: operation, object: source.description,
-                                  reason: "all sources must share one context; the first is in \(first.context)")
+            throw source.failure(.wrongContext, member, "all sources must share one context; the first is in \(first.context)")
         }
         let names = sources.map(\.name)
-        try OpenAL.withContext(first.context.handle) {
-            try OpenAL.call(operation, on: "\(sources.count) sources in \(first.context)") {
+        try OpenAL.withContext(first.context.handle) { scope in
+            try scope.call(operationName(member), on: "\(sources.count) sources in \(first.context)") {
                 names.withUnsafeBufferPointer { call(ALsizei($0.count), $0.baseAddress) }
             }
         }
@@ -370,5 +286,6 @@ public final class AudioSource: Sendable, CustomStringConvertible {
 extension AudioSource: PropertyOwner {
     var owningContext: AudioContext { context }
     var propertyObjectName: ALuint { name }
-    var objectDescription: String { description }
+    var writeTarget: UncheckedWrite.Target { .source }
+    var errorObject: String { description }
 }

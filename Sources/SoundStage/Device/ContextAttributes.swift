@@ -1,0 +1,32 @@
+/// What to ask of a new context. Every field is optional: nil leaves OpenAL Soft's default.
+public struct ContextAttributes: Sendable, Hashable {
+    /// Output sample rate in Hz (`ALC_FREQUENCY`). On a loopback device it is the render
+    /// format's rate and may be left nil.
+    public var frequency: Int?
+    /// Mixer updates per second (`ALC_REFRESH`).
+    public var refresh: Int?
+    /// How many mono sources the context may have at once (`ALC_MONO_SOURCES`).
+    public var monoSources: Int?
+    /// How many stereo sources (`ALC_STEREO_SOURCES`).
+    public var stereoSources: Int?
+    /// HRTF on, off, or OpenAL Soft's default.
+    public var hrtf: HRTFRequest
+    /// A specific HRTF data set, one of ``AudioDevice/availableHRTFs``.
+    public var hrtfName: String?
+    /// Whether to run the output limiter (`ALC_OUTPUT_LIMITER_SOFT`), nil for the default.
+    public var outputLimiter: Bool?
+
+    /// Creates a set of attributes.
+    public init(
+        frequency: Int? = nil, refresh: Int? = nil, monoSources: Int? = nil, stereoSources: Int? = nil,
+        hrtf: HRTFRequest = .default, hrtfName: String? = nil, outputLimiter: Bool? = nil
+    ) {
+        self.frequency = frequency
+        self.refresh = refresh
+        self.monoSources = monoSources
+        self.stereoSources = stereoSources
+        self.hrtf = hrtf
+        self.hrtfName = hrtfName
+        self.outputLimiter = outputLimiter
+    }
+}

@@ -1,0 +1,41 @@
+// What players ask of their engine. Each touches only the engine's own state, so a player
+// may call them from inside its own locked state.
+extension AudioEngine {
+    /// Keeps a playing, paused or scheduled player alive.
+    func retain(_ held: borrowing LockHeld, _ player: Player) {
+        state.withLockedValue(held) { $0.active[ObjectIdentifier(player)] = player }
+    }
+
+    /// Lets go of a player that stopped: out of the active players and the scheduled starts.
+    func release(_ held: borrowing LockHeld, _ player: Player) {
+        unschedule(held, player)
+        _ = state.withLockedValue(held) { $0.active.removeValue(forKey: ObjectIdentifier(player)) }
+    }
+
+    /// Takes a player out of the scheduled starts.
+    func unschedule(_ held: borrowing LockHeld, _ player: Player) {
+        state.withLockedValue(held) { s in
+            guard s.scheduled.contains(where: { $0.players.contains { $0 === player } }) else { return }
+            s.scheduled = s.scheduled.compactMap { start in
+                var start = start
+                start.players.removeAll { $0 === player }
+                return start.players.isEmpty ? nil : start
+            }
+        }
+    }
+
+    /// Queues an event of run `run` for `player`, delivered after the tick.
+    func post(_ held: borrowing LockHeld, _ event: PlayerEvent, to player: Player, run: Int) {
+        state.withLockedValue(held) { $0.outbox.append(.player(player, event, run: run)) }
+    }
+
+    /// Whether an interruption holds the output.
+    func isInterrupted(_ held: borrowing LockHeld) -> Bool {
+        state.withLockedValue(held) { $0.interrupted }
+    }
+
+    /// Whether effects are muted.
+    func effectsMuted(_ held: borrowing LockHeld) -> Bool {
+        state.withLockedValue(held) { $0.effectsMuted }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+extension AudioEngine {
+    /// The name of the engine's service thread (Linux keeps at most 15 characters).
+    public static let serviceThreadName = "SoundStage svc"
+    private static let serviceThreadKey = "SoundStage.AudioEngine.service"
+
+    /// Whether the calling thread is an engine's own service thread, where events are
+    /// delivered for ``Service/thread(tick:)`` engines.
+    public static var isServiceThread: Bool {
+        Thread.current.threadDictionary[serviceThreadKey] as? Bool ?? false
+    }
+
+    func startServiceThread() {
+        running.store(true, ordering: .relaxed)
+        let tick = tickSeconds
+        let thread = Thread { [weak self] in
+            Thread.current.name = Self.serviceThreadName
+            Thread.current.threadDictionary[Self.serviceThreadKey] = true
+            // The thread made the engine's context current for itself; let go of it before
+            // ending, or OpenAL Soft would keep it referenced (and report a leak).
+            defer { OpenAL.releaseThreadContext() }
+            while true {
+                Thread.sleep(forTimeInterval: tick)
+                guard let engine = self, engine.running.load(ordering: .relaxed) else { return }
+                engine.update()
+            }
+        }
+        thread.name = Self.serviceThreadName
+        thread.start()
+    }
+
+    /// Runs one service tick: starts scheduled players whose time has come, advances tweens,
+    /// refills loops and streams, notices players that reached their end, checks the
+    /// context's unchecked property writes, and delivers events.
+    public func update() {
+        OpenAL.lock.withLock { held in
+            let now = currentTime
+            let position = state.withLockedValue(held) { $0.renderedFrames }
+            let due = state.withLockedValue(held) { s -> [ScheduledStart] in
+                let isDue: (ScheduledStart) -> Bool = { [isOffline] in isOffline ? $0.frame <= position : $0.seconds <= now }
+                let due = s.scheduled.filter(isDue)
+                s.scheduled.removeAll(where: isDue)
+                return due
+            }
+            for start in due { startScheduled(held, start.players) }
+            let players = state.withLockedValue(held) { Array($0.active.values) }
+            // The output latency is the device's: read once a tick, through any playing source,
+            // and the larger of this tick's and the last one's (it reads low as a stream drains).
+            var reading: Double?
+            if !isOffline {
+                for player in players {
+                    reading = player.outputLatency(held)
+                    if reading != nil { break }
+                }
+            }
+            let latency = state.withLockedValue(held) { s -> Double in
+                let latency = max(reading ?? 0, s.lastLatencySeconds)
+                s.lastLatencySeconds = reading ?? s.lastLatencySeconds
+                return latency
+            }
+            for player in players { player.service(held, nowSeconds: now, latencySeconds: latency) }
+            // The property writes of this tick (and the game's since the last one) are checked
+            // once here.
+            do {
+                try OpenAL.withContext(context.handle) { try $0.checkPending() }
+            } catch {
+                reportServiceError(held, error, player: nil)
+            }
+        }
+        deliverEvents()
+    }
+
+    /// Starts a scheduled group; during an interruption they wait, paused, for its end.
+    private func startScheduled(_ held: borrowing LockHeld, _ group: [Player]) {
+        let waiting = group.filter { $0.isScheduled(held) }
+        if isInterrupted(held) {
+            for player in waiting {
+                player.holdForInterruption(held)
+                post(held, .interruptionBegan, to: player, run: player.currentRun(held))
+            }
+            return
+        }
+        do {
+            try startTogether(held, waiting)
+        } catch {
+            for player in waiting { player.abandonSchedule(held) }
+            reportServiceError(held, error, player: waiting.count == 1 ? waiting.first : nil)
+        }
+    }
+
+    /// A stream of the engine's own events (``EngineEvent``) from now on; each call makes a
+    /// new subscriber. It ends when the engine goes away.
+    public func events() -> AsyncStream<EngineEvent> {
+        let (stream, continuation) = AsyncStream<EngineEvent>.makeStream(bufferingPolicy: .unbounded)
+        let id = UUID()
+        state.withLockedValue { $0.continuations[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLockedValue { _ = $0.continuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Logs an error no caller can catch and posts it as ``EngineEvent/serviceError(_:player:)``.
+    func reportServiceError(_ held: borrowing LockHeld, _ error: any Error, player: Player?) {
+        let error = error as? SoundStageError ?? failure(.invalidState, "update()", "\(error)")
+        Log.report(error)
+        state.withLockedValue(held) { $0.outbox.append(.engine(.serviceError(error, player: player))) }
+    }
+
+    /// Delivers queued events, one at a time and in order, with no lock held. One thread
+    /// delivers at a time; a delegate that calls back into the engine only adds to the queue.
+    func deliverEvents() {
+        let mine = state.withLockedValue { s -> Bool in
+            if s.draining || s.outbox.isEmpty { return false }
+            s.draining = true
+            return true
+        }
+        guard mine else { return }
+        while true {
+            let next = state.withLockedValue { s -> (Outgoing, [AsyncStream<EngineEvent>.Continuation])? in
+                if s.outbox.isEmpty {
+                    s.draining = false
+                    return nil
+                }
+                return (s.outbox.removeFirst(), Array(s.continuations.values))
+            }
+            guard let (outgoing, engineStreams) = next else { return }
+            switch outgoing {
+            case .player(let player, let event, let run): player.deliver(event, run: run)
+            case .engine(let event): for stream in engineStreams { stream.yield(event) }
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Everything about an engine that changes, kept in one ``LockedState`` box.
+struct EngineState {
+    /// Players that play or are paused: retained until they finish or stop.
+    var active: [ObjectIdentifier: Player] = [:]
+    /// Players scheduled with ``AudioEngine/play(_:atTime:)``.
+    var scheduled: [ScheduledStart] = []
+    /// Frames rendered so far (offline engines).
+    var renderedFrames = 0
+    var effectsMuted = false
+    var interrupted = false
+    /// Events collected and not yet delivered, in order.
+    var outbox: [Outgoing] = []
+    /// Whether a thread is delivering the outbox.
+    var draining = false
+    var lastLevels: [(peak: Double, rms: Double)] = []
+    /// The output latency read at the last tick (real devices), in seconds.
+    var lastLatencySeconds = 0.0
+    var continuations: [UUID: AsyncStream<EngineEvent>.Continuation] = [:]
+}
+
+/// Players to start together at an engine time.
+struct ScheduledStart {
+    /// Engine seconds (real-time engines start them at the first tick at or after it).
+    var seconds: Double
+    /// The engine frame (offline engines start them on it exactly).
+    var frame: Int
+    var players: [Player]
+}
+
+/// An event on its way out of the engine.
+enum Outgoing {
+    /// To a player, with the run it belongs to.
+    case player(Player, PlayerEvent, run: Int)
+    /// To the engine's own subscribers.
+    case engine(EngineEvent)
+}

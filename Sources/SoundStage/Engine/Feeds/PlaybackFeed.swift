@@ -1,0 +1,89 @@
+/// How a player's source is fed, in the manner of SFML's `SoundStream`: a small contract that
+/// one service loop drives, whatever the sound.
+///
+/// Three feeds implement it: ``QueueFeed`` (a loaded sound played N times back to back),
+/// ``LoopingBufferFeed`` (a loaded sound, or a region of it, looping forever) and
+/// ``StreamFeed`` (a streamed sound decoded in chunks). A ``Player`` holds one and never asks
+/// which. The contract is also what re-attaches a playhead to another source, as a voice
+/// pool does: ``attach(to:atFrame:)`` on the new source.
+///
+/// Every method runs under ``OpenAL/lock`` (the player calls them inside its locked state),
+/// with `source` the player's own.
+protocol PlaybackFeed: AnyObject {
+    /// Feeds `source` (stopped, with nothing set or queued) to play from sound frame `frame`.
+    ///
+    /// - Throws: what setting up the source throws, and a decode error when a streamed sound
+    ///   cannot be decoded there at all.
+    func attach(to source: AudioSource, atFrame frame: Int) throws
+
+    /// One service tick while playing: unqueues what was played and queues or decodes more.
+    ///
+    /// - Returns: a decode error met for the first time this tick, for the player to report;
+    ///   what decoded before it still plays.
+    /// - Throws: what OpenAL refused while (un)queueing.
+    func refill(_ source: AudioSource) throws -> SoundStageError?
+
+    /// Whether nothing more will be queued: a source that stops has played everything.
+    var isExhausted: Bool { get }
+
+    /// The decode error that cut the sound short, if one did.
+    var failure: SoundStageError? { get }
+
+    /// Whether a stopped source still has queued audio it has not played (it ran dry before
+    /// the last refill came), so it should be started again.
+    func ranDry(_ source: AudioSource) -> Bool
+
+    /// Moves to sound frame `frame` while the source is playing or paused. `heardOffset` is
+    /// the queue offset being heard (for a stream to keep count of its plays).
+    ///
+    /// - Returns: true when the source was stopped and fed again (play it if it was playing),
+    ///   false when it moved in place.
+    /// - Throws: a decode error when a streamed sound cannot be decoded at `frame` (the
+    ///   source is left stopped and empty).
+    func seek(_ source: AudioSource, toFrame frame: Int, heardOffset: Int) throws -> Bool
+
+    /// The sound frame `offset` frames into the source's buffer or queue; a negative offset
+    /// (latency taken off just after the head moved) reaches back before it.
+    func frame(atQueueOffset offset: Int) -> Int
+
+    /// Up to `frames` frames of the sound as played, ending `offset` frames into the source's
+    /// queue, interleaved Float32 (for metering).
+    func samples(endingAtQueueOffset offset: Int, frames: Int) -> [Float]
+}
+
+extension PlaybackFeed {
+    func ranDry(_ source: AudioSource) -> Bool {
+        source.get(.buffersQueued) > source.get(.buffersProcessed)
+    }
+}
+
+/// What the two feeds of a loaded sound share: the sound's decoded samples around the
+/// playhead, for metering.
+protocol LoadedSoundFeed: PlaybackFeed {
+    var sound: Sound { get }
+    /// Whether the play before the one at `offset` was heard (so the meter window may reach
+    /// back into its end).
+    func cameRound(atQueueOffset offset: Int) -> Bool
+}
+
+extension LoadedSoundFeed {
+    func samples(endingAtQueueOffset offset: Int, frames wanted: Int) -> [Float] {
+        let channels = sound.channelCount
+        let samples = sound.samples
+        let total = sound.frameCount
+        guard total > 0 else { return [] }
+        let frame = self.frame(atQueueOffset: offset)
+        var count = min(wanted, total)
+        var start = frame - count
+        if start < 0 {
+            if cameRound(atQueueOffset: offset) { start += total } else { start = 0; count = frame }
+        }
+        var out: [Float] = []
+        out.reserveCapacity(count * channels)
+        for k in 0..<count {
+            let base = ((start + k) % total) * channels
+            out.append(contentsOf: samples[base..<(base + channels)])
+        }
+        return out
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// How a fade or tween moves from its start to its end.
+public enum FadeCurve: Sendable, Hashable {
+    /// Straight from start to end.
+    case linear
+    /// Constant power: `start * cos(x * pi/2) + end * sin(x * pi/2)`, so a fade-out stays
+    /// at -3 dB halfway and a cross-fade keeps its loudness.
+    case equalPower
+
+    func mix(_ a: Float, _ b: Float, _ x: Float) -> Float {
+        switch self {
+        case .linear: return a + (b - a) * x
+        case .equalPower: return a * cos(x * .pi / 2) + b * sin(x * .pi / 2)
+        }
+    }
+}

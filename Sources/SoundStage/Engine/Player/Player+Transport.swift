@@ -1,0 +1,204 @@
+extension Player {
+    /// Makes the source and queues the sound from ``currentTime``, so ``play()`` starts at
+    /// once. Called by ``play()`` when needed.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/sourceLimitReached`` when the context has
+    ///   no source left, and what decoding the first chunk of a streamed sound throws.
+    public func prepareToPlay() throws {
+        try OpenAL.lock.withLock { held in _ = try prepare(held) }
+    }
+
+    /// Plays, or resumes after ``pause()``. Playing again after the sound finished or was
+    /// stopped starts from ``currentTime`` (0 after a natural end).
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/sourceLimitReached`` when the context has
+    ///   no source left, ``SoundStageError/Code-swift.struct/invalidState`` during an
+    ///   interruption or once the engine is gone, and the errors of preparing the source.
+    public func play() throws {
+        let engine = try liveEngine("play()")
+        try OpenAL.lock.withLock { held in
+            if engine.isInterrupted(held) {
+                throw failure(.invalidState, "play()", "the audio is interrupted; players resume when the interruption ends")
+            }
+            let status = state.withLockedValue(held) { s in
+                settleEnded(&s, held)
+                return s.status
+            }
+            switch status {
+            case .playing:
+                return
+            case .paused:
+                let resumed = try state.withLockedValue(held) { s -> Bool in
+                    guard let source = s.source else { return false }
+                    try source.play()
+                    return true
+                }
+                if resumed { markStarted(held) }
+            case .scheduled, .idle, .stopped:
+                try engine.startTogether(held, [self])
+            }
+        }
+    }
+
+    /// Plays at engine time `time` in seconds (``AudioEngine/currentTime``): on its exact
+    /// frame in an offline render, within one service tick in real time.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a time in the past.
+    public func play(atTime time: Double) throws { try liveEngine("play(atTime:)").play([self], atTime: time) }
+
+    /// Plays at engine frame `frame` (``AudioEngine/currentFrame``): sample-exact offline,
+    /// within one service tick in real time.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a frame in the past.
+    public func play(atFrame frame: Int) throws { try liveEngine("play(atFrame:)").play([self], atFrame: frame) }
+
+    /// Pauses; ``play()`` resumes from here. A scheduled start is cancelled (the player stays
+    /// prepared, paused at its start).
+    public func pause() {
+        OpenAL.lock.withLock { held in
+            state.withLockedValue(held) { s in
+                s.wasInterrupted = false
+                switch s.status {
+                case .playing:
+                    guard let source = s.source, !settleEnded(&s, held) else { return }
+                    do { try source.pause() } catch { report(&s, held, error) }
+                    s.status = .paused
+                case .scheduled:
+                    engineRef?.unschedule(held, self)
+                    s.status = .paused
+                    engineRef?.retain(held, self)
+                default:
+                    return
+                }
+            }
+        }
+    }
+
+    /// Stops without reporting ``PlayerEvent/finished(successfully:)``, as on iOS (even an
+    /// end already reached and not yet delivered). The next ``play()`` starts from
+    /// ``currentTime``, which stop leaves where it was.
+    public func stop() {
+        OpenAL.lock.withLock { held in
+            state.withLockedValue(held) { s in
+                guard s.status != .idle && s.status != .stopped else { return }
+                stop(&s, held)
+            }
+        }
+    }
+
+    // MARK: - Under the lock
+
+    /// Makes the source if needed and, unless it is fed already, feeds it from the start frame.
+    @discardableResult
+    func prepare(_ held: borrowing LockHeld) throws -> AudioSource {
+        let muted = isMuted(held)
+        return try state.withLockedValue(held) { s in
+            let source = try s.source ?? AudioSource(context: context)
+            s.source = source
+            if s.isEngaged || s.pendingStart != nil { return source }
+            try feed(&s, source, from: s.startFrame)
+            try applyGain(&s, muted: muted)
+            try applyPan(&s)
+            try source.set(.pitch, to: s.settings.rate)
+            return source
+        }
+    }
+
+    /// Feeds the source to play from sound frame `frame` once started.
+    private func feed(_ s: inout PlayerState, _ source: AudioSource, from frame: Int) throws {
+        try source.stop()
+        try source.setBuffer(nil)
+        s.feed = nil
+        s.finishAt = nil
+        let feed = try makeFeed(&s)
+        try feed.attach(to: source, atFrame: frame)
+        s.feed = feed
+        s.pendingStart = frame
+    }
+
+    /// The one place that decides how the sound is fed: a stream for a streamed sound, one
+    /// looping buffer for a loop region or endless loops, a queue of plays otherwise.
+    private func makeFeed(_ s: inout PlayerState) throws -> any PlaybackFeed {
+        if let decoder = try sound.makeDecoder() {
+            return StreamFeed(decoder: decoder, loops: s.settings.numberOfLoops, label: sound.label)
+        }
+        if let region = s.settings.loopRegion {
+            let frames = loopRegionFrames(of: region)
+            let buffer = try s.loopBuffer ?? makeLoopBuffer(frames)
+            s.loopBuffer = buffer
+            return LoopingBufferFeed(sound: sound, buffer: buffer, loopEnd: frames.upperBound)
+        }
+        if s.settings.numberOfLoops < 0, let buffer = sound.buffer {
+            return LoopingBufferFeed(sound: sound, buffer: buffer, loopEnd: sound.frameCount)
+        }
+        return QueueFeed(sound: sound, plays: s.settings.numberOfLoops + 1)
+    }
+
+    /// A copy of the sound's buffer with loop points on `frames`.
+    private func makeLoopBuffer(_ frames: Range<Int>) throws -> AudioBuffer {
+        guard let original = sound.buffer else {
+            throw failure(.invalidState, "setLoopRegion(_:)", "loop regions need a loaded sound, not a streamed one")
+        }
+        let buffer = try original.copy(to: context)
+        try buffer.setLoopPoints(frames: frames)
+        return buffer
+    }
+
+    /// The fed source was started by the engine (`alSourcePlayv`).
+    func markStarted(_ held: borrowing LockHeld) {
+        state.withLockedValue(held) { s in
+            s.pendingStart = nil
+            s.status = .playing
+            s.wasInterrupted = false
+            s.serviceError = nil
+            s.run += 1
+        }
+        engineRef?.retain(held, self)
+    }
+
+    /// The player was prepared and put in a scheduled start.
+    func markScheduled(_ held: borrowing LockHeld) {
+        state.withLockedValue(held) { $0.status = .scheduled }
+    }
+
+    /// A scheduled start that could not happen: the player is left stopped.
+    func abandonSchedule(_ held: borrowing LockHeld) {
+        state.withLockedValue(held) { s in
+            if s.status == .scheduled { s.status = .stopped }
+        }
+    }
+
+    func isPlaying(_ held: borrowing LockHeld) -> Bool { state.withLockedValue(held) { $0.status == .playing } }
+    func isScheduled(_ held: borrowing LockHeld) -> Bool { state.withLockedValue(held) { $0.status == .scheduled } }
+    func currentRun(_ held: borrowing LockHeld) -> Int { state.withLockedValue(held) { $0.run } }
+
+    /// stop() on the state: keeps the playhead for the next play (0 for a sound already
+    /// played out) and cancels a finished event not yet delivered.
+    func stop(_ s: inout PlayerState, _ held: borrowing LockHeld) {
+        var frame = min(currentFrame(s), max(0, sound.frameCount - 1))
+        if let source = s.source, playedOut(s, source) { frame = 0 }
+        s.cancelledThrough = s.run
+        halt(&s, held, resumeAt: frame)
+    }
+
+    /// Stops the source, lets the engine go of the player and leaves it stopped, to start
+    /// from `frame` next time.
+    func halt(_ s: inout PlayerState, _ held: borrowing LockHeld, resumeAt frame: Int) {
+        s.startFrame = frame
+        s.status = .stopped
+        s.finishAt = nil
+        s.wasInterrupted = false
+        if let source = s.source {
+            do {
+                try source.stop()
+                try source.setBuffer(nil)
+            } catch {
+                report(&s, held, error)
+            }
+        }
+        s.feed = nil
+        s.pendingStart = nil
+        s.tweens.removeAll()
+        engineRef?.release(held, self)
+    }
+}

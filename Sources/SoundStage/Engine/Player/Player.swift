@@ -1,0 +1,87 @@
+import COpenAL
+import Foundation
+
+/// Plays a ``Sound``, as `AVAudioPlayer` does on iOS: volume, pan, rate, loops,
+/// `currentTime`, metering, events, fades, and 3D placement when asked.
+///
+/// A player keeps one OpenAL source from ``prepareToPlay()`` (or the first ``play()``) until
+/// it is released. While it plays, is paused or is scheduled, its engine retains it, so a
+/// player let go mid-sound still plays to its end and reports it. A player holds its engine
+/// weakly: when the engine goes, its players stop. All members are safe from any thread.
+///
+/// Property setters (``volume``, ``pan``, ``rate``) clamp what they are given to the allowed
+/// range, as AVAudioPlayer does, and ignore NaN; the `set...` methods throw instead.
+///
+/// The player is split by concern: transport (`Player+Transport.swift`), settings, time and
+/// seeking, events, metering, fades, and the service tick. Its mutable state is one
+/// ``PlayerState`` in a locked box; how its source is fed is one ``PlaybackFeed``.
+public final class Player: Sendable, CustomStringConvertible {
+    /// The sound played.
+    public let sound: Sound
+    /// The context the player's source lives in (its engine's).
+    let context: AudioContext
+    /// Whether the player plays a fire-and-forget effect (silenced by ``AudioEngine/effectsMuted``).
+    let isEffect: Bool
+    /// Copies of the engine's settings, so they stay readable without it.
+    let isOffline: Bool
+    let tickSeconds: Double
+    /// Whether the context has `AL_SOFT_source_latency` (checked once, not every tick).
+    let hasSourceLatency: Bool
+    weak let engineRef: AudioEngine?
+    let state = LockedState(PlayerState())
+
+    /// The allowed ``volume`` values.
+    public static let volumeRange: ClosedRange<Float> = 0...1
+    /// The allowed ``pan`` values.
+    public static let panRange: ClosedRange<Float> = -1...1
+    /// The allowed ``rate`` values.
+    public static let rateRange: ClosedRange<Float> = 0.5...2
+
+    init(sound: Sound, engine: AudioEngine, isEffect: Bool = false) {
+        self.sound = sound
+        self.context = engine.context
+        self.isOffline = engine.isOffline
+        self.tickSeconds = engine.tickSeconds
+        self.hasSourceLatency = engine.context.isExtensionPresent("AL_SOFT_source_latency")
+        self.engineRef = engine
+        self.isEffect = isEffect
+    }
+
+    deinit {
+        let streams = state.withLockedValue { Array($0.continuations.values) }
+        for continuation in streams { continuation.finish() }
+    }
+
+    /// The engine that services this player; nil once the engine is gone.
+    public var engine: AudioEngine? { engineRef }
+
+    /// For example `player of sound (snare.wav)`.
+    public var description: String { "player of \(sound)" }
+
+    /// The engine, or an error saying it is gone.
+    func liveEngine(_ member: String) throws -> AudioEngine {
+        guard let engine = engineRef else {
+            throw failure(.invalidState, member, "its engine was released; keep the AudioEngine while you play sound")
+        }
+        return engine
+    }
+
+    /// Whether the player is playing.
+    public var isPlaying: Bool { state.withLockedValue { $0.status == .playing } }
+
+    /// The length of the sound in seconds.
+    public var duration: Double { sound.duration }
+    /// The length of the sound in frames.
+    public var durationFrames: Int { sound.frameCount }
+    /// Channels in the sound.
+    public var numberOfChannels: Int { sound.channelCount }
+
+    /// The source, for the 3D properties a game tunes (distance model, cone, velocity,
+    /// rolloff); nil until ``prepareToPlay()``. Leave its buffer, queue, position and gain
+    /// to the player.
+    public var audioSource: AudioSource? { state.withLockedValue { $0.source } }
+}
+
+extension Player: ErrorNaming {
+    var errorObject: String { description }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Everything about a player that changes, kept in one ``LockedState`` box.
+struct PlayerState {
+    enum Status { case idle, scheduled, playing, paused, stopped }
+
+    var status = Status.idle
+    /// Paused by an interruption (not by the game).
+    var wasInterrupted = false
+    /// Counts starts; an event carries the run it belongs to.
+    var run = 0
+    /// `finished` events of this run and earlier are not delivered (stop() was called).
+    var cancelledThrough = -1
+    /// The source, from the first prepare on.
+    var source: AudioSource?
+    /// How the source is fed, while it is.
+    var feed: (any PlaybackFeed)?
+    /// The copy of the sound's buffer with loop points, made once per loop region.
+    var loopBuffer: AudioBuffer?
+    var settings = PlayerSettings()
+    /// Where the next start begins, in sound frames (set by seeking while not playing, and by stop).
+    var startFrame = 0
+    /// The frame the source will start from once played, while it is fed but not started.
+    var pendingStart: Int?
+    /// When the end of the sound is heard, on a real device (engine seconds).
+    var finishAt: Double?
+    /// A service error met this run: the run cannot finish successfully.
+    var serviceError: SoundStageError?
+    var tweens: [Tween] = []
+    var meteringEnabled = false
+    var meters: [(average: Float, peak: Float)] = []
+    weak var delegate: PlayerDelegate?
+    var continuations: [UUID: AsyncStream<PlayerEvent>.Continuation] = [:]
+
+    /// Whether the player holds its engine's attention: playing, paused or scheduled.
+    var isEngaged: Bool { status == .playing || status == .paused || status == .scheduled }
+}
+
+/// What the game set: the values the AVAudioPlayer-style properties read back.
+struct PlayerSettings {
+    var volume: Float = 1
+    var pan: Float = 0
+    var rate: Float = 1
+    var numberOfLoops = 0
+    /// As set, in seconds within the sound.
+    var loopRegion: Range<Double>?
+    var position: SIMD3<Float>?
+}

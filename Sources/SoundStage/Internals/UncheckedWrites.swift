@@ -1,0 +1,88 @@
+import COpenAL
+
+/// One property write handed to OpenAL without an `alGetError` after it.
+struct UncheckedWrite {
+    /// What was written to.
+    enum Target { case source, listener, context }
+    var target: Target
+    /// The OpenAL name of the source (0 for the listener and the context).
+    var object: ALuint
+    /// The parameter, e.g. `AL_POSITION`.
+    var param: Int32
+
+    /// For example `AL_POSITION of source 7`.
+    var description: String {
+        let what: String
+        switch target {
+        case .source: what = "source \(object)"
+        case .listener: what = "the listener"
+        case .context: what = "the context"
+        }
+        return "\(alParameterName(param)) of \(what)"
+    }
+}
+
+/// The property writes made into one context since its error state was last checked.
+///
+/// Property writes are validated in Swift before OpenAL sees them, so OpenAL has no reason
+/// to refuse one; checking `alGetError` after each would double the cost of a setter (it
+/// takes OpenAL Soft's list lock). They are noted here instead, in a few stores, and checked
+/// together: by the next checked call in the same context (before its own call, so an error
+/// is pinned on the writes that caused it), at the end of an update batch, on the engine's
+/// service tick, and by ``AudioContext/checkErrors()``.
+struct UncheckedWrites {
+    private(set) var count = 0
+    private(set) var first: UncheckedWrite?
+    private(set) var last: UncheckedWrite?
+
+    var isEmpty: Bool { count == 0 }
+
+    @inline(__always)
+    mutating func note(_ write: UncheckedWrite) {
+        if count == 0 { first = write }
+        last = write
+        count += 1
+    }
+
+    /// For an error message: how many, the first and the last.
+    var summary: String {
+        guard let first, let last else { return "no writes" }
+        if count == 1 { return "the write of \(first.description)" }
+        return "one of \(count) property writes (the first \(first.description), the last \(last.description))"
+    }
+}
+
+/// The name of an AL parameter SoundStage writes, for messages.
+func alParameterName(_ param: Int32) -> String {
+    switch param {
+    case AL_POSITION: return "AL_POSITION"
+    case AL_VELOCITY: return "AL_VELOCITY"
+    case AL_DIRECTION: return "AL_DIRECTION"
+    case AL_ORIENTATION: return "AL_ORIENTATION"
+    case AL_GAIN: return "AL_GAIN"
+    case AL_MIN_GAIN: return "AL_MIN_GAIN"
+    case AL_MAX_GAIN: return "AL_MAX_GAIN"
+    case AL_PITCH: return "AL_PITCH"
+    case AL_CONE_INNER_ANGLE: return "AL_CONE_INNER_ANGLE"
+    case AL_CONE_OUTER_ANGLE: return "AL_CONE_OUTER_ANGLE"
+    case AL_CONE_OUTER_GAIN: return "AL_CONE_OUTER_GAIN"
+    case AL_REFERENCE_DISTANCE: return "AL_REFERENCE_DISTANCE"
+    case AL_MAX_DISTANCE: return "AL_MAX_DISTANCE"
+    case AL_ROLLOFF_FACTOR: return "AL_ROLLOFF_FACTOR"
+    case AL_SOURCE_RELATIVE: return "AL_SOURCE_RELATIVE"
+    case AL_LOOPING: return "AL_LOOPING"
+    case AL_SEC_OFFSET: return "AL_SEC_OFFSET"
+    case AL_SAMPLE_OFFSET: return "AL_SAMPLE_OFFSET"
+    case AL_BYTE_OFFSET: return "AL_BYTE_OFFSET"
+    case AL_DISTANCE_MODEL: return "AL_DISTANCE_MODEL"
+    case AL_DOPPLER_FACTOR: return "AL_DOPPLER_FACTOR"
+    case AL_SPEED_OF_SOUND: return "AL_SPEED_OF_SOUND"
+    case AL_SOURCE_RADIUS: return "AL_SOURCE_RADIUS"
+    case AL_STEREO_ANGLES: return "AL_STEREO_ANGLES"
+    case AL_DIRECT_CHANNELS_SOFT: return "AL_DIRECT_CHANNELS_SOFT"
+    case AL_SOURCE_SPATIALIZE_SOFT: return "AL_SOURCE_SPATIALIZE_SOFT"
+    case AL_SOURCE_RESAMPLER_SOFT: return "AL_SOURCE_RESAMPLER_SOFT"
+    case AL_SOURCE_DISTANCE_MODEL: return "AL_SOURCE_DISTANCE_MODEL"
+    default: return "parameter 0x\(String(param, radix: 16))"
+    }
+}
