@@ -7,7 +7,7 @@ struct AttenuationTests {
     /// Level of a 1 kHz tone straight ahead at `distance`, relative to the same tone at 1 m
     /// with no attenuation.
     func relativeLevels(model: DistanceModel, distances: [Float], configure: (AudioSource) throws -> Void = { _ in }) throws -> [Double] {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         try scene.context.set(.distanceModel, to: .none)
         let source = try scene.toneSource(at: [0, 0, -1])
         try configure(source)
@@ -66,7 +66,7 @@ struct AttenuationTests {
 
     @Test("per-source distance model overrides the context's")
     func perSourceModel() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         try scene.context.set(.distanceModel, to: .inverseClamped)
         try scene.context.set(.perSourceDistanceModel, to: true)
         let source = try scene.toneSource(at: [0, 0, -1])
@@ -81,7 +81,7 @@ struct AttenuationTests {
 
     @Test("Doppler: a 1 kHz tone approaching at a tenth of the speed of sound renders at f/(1-0.1) within 0.5 %")
     func doppler() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let speed = scene.context.get(.speedOfSound)
         #expect(abs(speed - 343.3) < 0.01)
         let source = try scene.toneSource(frequency: 1000, at: [0, 0, -50])
@@ -104,7 +104,7 @@ struct AttenuationTests {
 
     @Test("a moving listener shifts the pitch too")
     func listenerDoppler() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         try scene.context.set(.speedOfSound, to: 340)
         let source = try scene.toneSource(frequency: 1000, at: [0, 0, -50])
         try scene.context.listener.set(.velocity, to: [0, 0, -34])
@@ -116,7 +116,7 @@ struct AttenuationTests {
 
     @Test("outside the outer cone angle the level is the outer gain within 0.5 dB")
     func cone() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         try scene.context.set(.distanceModel, to: .none)
         let source = try scene.toneSource(at: [0, 0, -2])
         try source.set(.coneInnerAngle, to: 30)

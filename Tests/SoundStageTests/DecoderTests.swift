@@ -2,16 +2,6 @@ import Foundation
 import Testing
 import SoundStage
 
-/// The committed Apple IMA4 fixtures (see Fixtures/make-ima4.py: libsndfile writes them and
-/// its decoding is the reference; sox cannot write IMA4 in AIFC or CAF).
-enum Fixtures {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
-    static func int16(_ name: String) throws -> [Int16] {
-        try Data(contentsOf: url(name)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-}
-
 /// A CAF file: 'desc' then 'data' (edit count, then the samples).
 func caf(format: String, flags: UInt32, bytesPerPacket: UInt32, framesPerPacket: UInt32, channels: UInt32, bits: UInt32,
          rate: Double = 22_050, payload: Data, dataSize: Int64? = nil) -> Data {
@@ -25,8 +15,6 @@ func caf(format: String, flags: UInt32, bytesPerPacket: UInt32, framesPerPacket:
 
 @Suite("Decoders, CAF and IMA4")
 struct DecoderTests {
-    func sox() throws -> URL { try #require(PulseServer.which("sox")) }
-
     @Test("AIFC 'ima4' decodes to libsndfile's samples exactly", arguments: ["ima4-mono", "ima4-stereo"])
     func aifcIMA4(name: String) throws {
         let sound = try SoundFile.decode(contentsOf: Fixtures.url(name + ".aifc"))
@@ -36,7 +24,7 @@ struct DecoderTests {
         let ours = sound.floatSamples().map { Int16($0 * 32_768) }
         #expect(ours.count == reference.count && ours == reference, "\(zip(ours, reference).filter { $0 != $1 }.count) samples differ")
         // It plays: a buffer holds it as 16-bit PCM.
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let buffer = try AudioBuffer(context: scene.context, sound: sound, label: name)
         #expect(buffer.format.encoding == .int16 && buffer.frameCount == sound.frameCount)
     }
@@ -60,7 +48,7 @@ struct DecoderTests {
         ("f32", ["-e", "floating-point", "-b", "32"], 1e-7), ("ulaw", ["-e", "u-law"], 0), ("alaw", ["-e", "a-law"], 0),
     ])
     func soxCAF(name: String, options: [String], tolerance: Float) throws {
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let file = folder.file("x-\(name).caf"), raw = folder.file("ref.f32")
         let sox = try sox()
         let synth = ["synth", "0.3", "sine", "440", "sine", "1320", "gain", "-3"]
@@ -141,7 +129,7 @@ struct DecoderTests {
         "wav-s16", "wav-ima", "wav-ms", "wav-ulaw", "aiff-s24", "caf-f32", "aifc-ima4", "ogg",
     ])
     func seek(kind: String) throws {
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let url: URL
         switch kind {
         case "aifc-ima4": url = Fixtures.url("ima4-stereo.aifc")
@@ -149,7 +137,7 @@ struct DecoderTests {
             let wav = folder.file("src.wav")
             url = folder.file("x.ogg")
             #expect(try ToolRunner.run(try sox(), ["-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth", "2", "sine", "300-3000", "sine", "500"]).status == 0)
-            #expect(try ToolRunner.run(try #require(PulseServer.which("oggenc")), ["-Q", "-o", url.path, wav.path]).status == 0)
+            #expect(try ToolRunner.run(try #require(ToolRunner.which("oggenc")), ["-Q", "-o", url.path, wav.path]).status == 0)
         default:
             let parts = kind.split(separator: "-")
             url = folder.file("x.\(parts[0])")
@@ -181,7 +169,7 @@ struct DecoderTests {
 
     @Test("a decoder that keeps ADPCM compressed reads whole blocks and seeks only to block starts")
     func nativeBlocks() throws {
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let url = folder.file("ima.wav")
         #expect(try ToolRunner.run(try sox(), ["-n", "-r", "22050", "-c", "1", "-e", "ima-adpcm", url.path, "synth", "0.5", "sine", "440"]).status == 0)
         let decoder = try SoundFile.decoder(contentsOf: url, keepNative: true)

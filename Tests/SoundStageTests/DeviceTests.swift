@@ -13,7 +13,7 @@ struct DeviceTests {
         if let name = AudioDevice.defaultCaptureDevice { #expect(captures.contains(name)) }
         #expect(AudioDevice.isExtensionPresent("ALC_SOFT_loopback"))
         #expect(AudioDevice.extensions.contains("ALC_ENUMERATION_EXT"))
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         #expect(scene.device.isExtensionPresent("ALC_SOFT_HRTF"))
         #expect(scene.device.isConnected)
         #expect(scene.context.isExtensionPresent("AL_SOFT_source_spatialize"))
@@ -26,7 +26,7 @@ struct DeviceTests {
     func layouts(channels: OutputChannels) throws {
         for type in RenderSampleType.allCases {
             let format = RenderFormat(sampleRate: 44_100, channels: channels, sampleType: type)
-            let scene = try Scene(format: format)
+            let scene = try LoopbackRig(format: format)
             #expect(scene.context.frequency == 44_100)
             let source = try scene.toneSource(frequency: 441, at: [-1, 0, -1])
             try source.play()
@@ -41,7 +41,7 @@ struct DeviceTests {
 
     @Test("context attributes are put in effect and readable")
     func attributes() throws {
-        let scene = try Scene(attributes: ContextAttributes(refresh: 100, monoSources: 16, stereoSources: 4, hrtf: .off, outputLimiter: false))
+        let scene = try LoopbackRig(attributes: ContextAttributes(refresh: 100, monoSources: 16, stereoSources: 4, hrtf: .off, outputLimiter: false))
         #expect(scene.context.refresh == 0, "a loopback device mixes on request, so no refresh rate")
         #expect(scene.context.stereoSources == 4)
         // OpenAL Soft grants at least 256 sources; SoundStage enforces the 20 asked for.
@@ -51,16 +51,16 @@ struct DeviceTests {
         #expect(scene.context.hrtfStatus == .disabled)
         #expect(scene.context.hrtfName == nil)
 
-        let hrtf = try Scene(attributes: ContextAttributes(hrtf: .on, hrtfName: try AudioDevice.openLoopback().availableHRTFs.first))
+        let hrtf = try LoopbackRig(attributes: ContextAttributes(hrtf: .on, hrtfName: try AudioDevice.openLoopback().availableHRTFs.first))
         #expect(hrtf.context.hrtfStatus == .enabled)
-        let mono = try Scene(format: RenderFormat(channels: .mono), attributes: ContextAttributes(hrtf: .on))
+        let mono = try LoopbackRig(format: RenderFormat(channels: .mono), attributes: ContextAttributes(hrtf: .on))
         #expect(mono.context.hrtfStatus == .unsupportedFormat)
     }
 
     @Test("the output limiter keeps a hot mix under full scale; without it the float output clips past 1")
     func limiter() throws {
         for limiter in [true, false] {
-            let scene = try Scene(attributes: ContextAttributes(hrtf: .off, outputLimiter: limiter))
+            let scene = try LoopbackRig(attributes: ContextAttributes(hrtf: .off, outputLimiter: limiter))
             let source = try scene.toneSource(at: [0, 0, -1])
             // A source's gain is clamped by its maxGain (at most 1); the listener's is not.
             try scene.context.listener.set(.gain, to: 8)
@@ -76,7 +76,7 @@ struct DeviceTests {
 
     @Test("distance model and Doppler settings round-trip", arguments: DistanceModel.allCases)
     func distanceModels(model: DistanceModel) throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         try scene.context.set(.distanceModel, to: model)
         #expect(scene.context.get(.distanceModel) == model)
         try scene.context.set(.dopplerFactor, to: 0.5)
@@ -90,7 +90,7 @@ struct DeviceTests {
 
     @Test("buffer facts: channels, bits, frames, duration, bytes, and the kept samples")
     func bufferFacts() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let c = scene.context
         let int16 = try AudioBuffer(context: c, samples: [Int16](repeating: 100, count: 4_800), channels: .stereo, sampleRate: 48_000, label: "a.wav")
         #expect(int16.channelCount == 2 && int16.bitsPerSample == 16 && int16.frameCount == 2_400)
@@ -116,9 +116,9 @@ struct DeviceTests {
 
     @Test("a buffer copied to a new device plays the same samples there")
     func copyToNewDevice() throws {
-        let old = try Scene()
+        let old = try LoopbackRig()
         let buffer = try Tone.buffer(old.context, frequency: 750, sampleRate: 48_000)
-        let fresh = try Scene()
+        let fresh = try LoopbackRig()
         let copy = try buffer.copy(to: fresh.context)
         #expect(copy.bytes == buffer.bytes && copy.label == buffer.label && copy.context === fresh.context)
         let source = try AudioSource(context: fresh.context)
@@ -146,49 +146,11 @@ struct DeviceTests {
         #expect(result.stderr.contains("ALSOFT_DRIVERS") && result.stderr.contains("openLoopback"), "\(result.stderr)")
 
         // `play` says the same and how to render instead.
-        let snare = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("assets/drums/snare.wav")
+        let snare = Assets.drums.appendingPathComponent("snare.wav")
         let play = try ToolRunner.run(tool, ["play", snare.path],
                                       environment: ["ALSOFT_CONF": conf.path, "ALSOFT_DRIVERS": "alsa", "ALSOFT_LOGLEVEL": "0"],
                                       dropTrap: true)
         #expect(play.status != 0)
         #expect(play.stderr.contains("no output device") && play.stderr.contains("soundstage render"), "\(play.stderr)")
-    }
-}
-
-enum ToolRunner {
-    /// The built `soundstage` executable beside the test bundle.
-    static var soundstage: URL? { product("soundstage") }
-
-    /// A built executable product beside the test bundle.
-    static func product(_ name: String) -> URL? {
-        var dir = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
-
-    static func run(_ tool: URL, _ arguments: [String], environment: [String: String] = [:], dropTrap: Bool = false) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        if dropTrap {
-            env["ALSOFT_TRAP_ALC_ERROR"] = nil
-            env["ALSOFT_TRAP_AL_ERROR"] = nil
-        }
-        env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 }

@@ -2,32 +2,13 @@ import Foundation
 import Testing
 import SoundStage
 
-enum PulseServer {
-    /// Whether a PulseAudio server answers (`pactl info`).
-    static var answers: Bool {
-        guard let pactl = which("pactl") else { return false }
-        return (try? ToolRunner.run(pactl, ["info"]).status) == 0
-    }
-
-    /// The test script starts a server and sets SOUNDSTAGE_E2E=1: then the test must run.
-    static var expected: Bool { ProcessInfo.processInfo.environment["SOUNDSTAGE_E2E"] == "1" }
-
-    static func which(_ tool: String) -> URL? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let url = URL(fileURLWithPath: String(dir)).appendingPathComponent(tool)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
-    }
-}
-
 @Suite("End to end through a real sound server")
 struct EndToEndTests {
     @Test("a tone at +x played on the default output device comes out of PulseAudio on the right",
           .enabled(if: PulseServer.expected || PulseServer.answers, "needs a PulseAudio server; scripts/test.sh starts one"))
     func pulseAudio() throws {
         try #require(PulseServer.answers, "scripts/test.sh started PulseAudio, but it does not answer")
-        let parec = try #require(PulseServer.which("parec"), "parec (pulseaudio-utils) is needed")
+        let parec = try #require(ToolRunner.which("parec"), "parec (pulseaudio-utils) is needed")
         let name = try #require(AudioDevice.defaultOutputDevice)
         #expect(AudioDevice.outputDevices.contains(name))
 
@@ -87,8 +68,7 @@ struct EndToEndTests {
     func playTool() throws {
         try #require(PulseServer.answers, "scripts/test.sh started PulseAudio, but it does not answer")
         let tool = try #require(ToolRunner.soundstage)
-        let snare = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("assets/drums/snare.wav")
+        let snare = Assets.drums.appendingPathComponent("snare.wav")
         let result = try ToolRunner.run(tool, ["play", snare.path, "--at", "2,0,-1", "--gain", "0.5"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("played") && result.stdout.contains("0.25 s"), "\(result.stdout)")

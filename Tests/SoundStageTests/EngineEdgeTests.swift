@@ -6,13 +6,11 @@ import SoundStage
 /// interruptions, a released engine, and delegates that call back in.
 @Suite("Engine: edges")
 struct EngineEdgeTests {
-    let helper = EngineTests()
-
     @Test("play() just after the end, before a tick noticed it: finished is reported, then it plays again")
     func retriggerAtTheEnd() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try helper.clicks(engine, frames: 1_000, at: [10]))
+        let player = engine.makePlayer(try EngineRig.clicks(engine, frames: 1_000, at: [10]))
         let log = EventLog()
         player.delegate = log
         try player.play()
@@ -25,9 +23,9 @@ struct EngineEdgeTests {
 
     @Test("pause() just after the end reports finished instead of pausing a sound that is over")
     func pauseAtTheEnd() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try helper.clicks(engine, frames: 1_000, at: [10]))
+        let player = engine.makePlayer(try EngineRig.clicks(engine, frames: 1_000, at: [10]))
         let log = EventLog()
         player.delegate = log
         try player.play()
@@ -40,9 +38,9 @@ struct EngineEdgeTests {
 
     @Test("a 50-frame sound looped 20 times plays 21 times back to back, loaded or streamed", arguments: [false, true])
     func shortLoops(streamed: Bool) throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try helper.clicks(engine, frames: 50, at: [0], streamed: streamed))
+        let player = engine.makePlayer(try EngineRig.clicks(engine, frames: 50, at: [0], streamed: streamed))
         let log = EventLog()
         player.delegate = log
         player.numberOfLoops = 20
@@ -54,9 +52,9 @@ struct EngineEdgeTests {
 
     @Test("currentTime is the exact frame offline, and stop() then play() goes on without repeating a frame", arguments: [false, true])
     func exactPlayhead(streamed: Bool) throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try helper.clicks(engine, frames: 48_000, at: [1_777, 3_000], streamed: streamed))
+        let player = engine.makePlayer(try EngineRig.clicks(engine, frames: 48_000, at: [1_777, 3_000], streamed: streamed))
         try player.play()
         var rendered = 0
         for frames in [480, 960, 1_337] {
@@ -73,9 +71,9 @@ struct EngineEdgeTests {
 
     @Test("numberOfLoops changed while playing, or after prepareToPlay, acts as documented")
     func changedLoops() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try helper.clicks(engine, frames: 4_800, at: [100])
+        let sound = try EngineRig.clicks(engine, frames: 4_800, at: [100])
         // Changed while playing: the running play keeps its count, even through a seek.
         let player = engine.makePlayer(sound)
         player.numberOfLoops = 2
@@ -96,7 +94,7 @@ struct EngineEdgeTests {
 
     @Test("a stream damaged soon after the start reports decodeError then finished(false); a seek into the damage throws")
     func earlyDamage() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
         var samples = Tone.samples(frequency: 1_000, sampleRate: 48_000, seconds: 1)
         samples[10_000] = .nan
@@ -117,10 +115,10 @@ struct EngineEdgeTests {
 
     @Test("during an interruption play() throws, a scheduled start waits, and a player the game paused stays paused")
     func interruptionRules() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try helper.clicks(engine, frames: 4_800, at: [0])
-        let playing = engine.makePlayer(try helper.sound(engine, Tone.samples(frequency: 500, sampleRate: 48_000), streamed: false))
+        let sound = try EngineRig.clicks(engine, frames: 4_800, at: [0])
+        let playing = engine.makePlayer(try EngineRig.sound(engine, Tone.samples(frequency: 500, sampleRate: 48_000), streamed: false))
         playing.numberOfLoops = -1
         try playing.play()
         let scheduled = engine.makePlayer(sound)
@@ -136,9 +134,9 @@ struct EngineEdgeTests {
 
     @Test("engine.play([p]) after p.play(atTime:) cancels the scheduled start")
     func playCancelsSchedule() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try helper.clicks(engine, frames: 2_400, at: [0]))
+        let player = engine.makePlayer(try EngineRig.clicks(engine, frames: 2_400, at: [0]))
         try player.play(atTime: 0.05)
         try engine.play([player])
         player.pause()
@@ -150,9 +148,9 @@ struct EngineEdgeTests {
         weak var weakEngine: AudioEngine?
         var player: Player?
         do {
-            let engine = try helper.offline()
+            let engine = try EngineRig.offline()
             weakEngine = engine
-            player = engine.makePlayer(try helper.clicks(engine, frames: 480, at: [0]))
+            player = engine.makePlayer(try EngineRig.clicks(engine, frames: 480, at: [0]))
             player?.numberOfLoops = -1
             try player?.play()
             _ = try engine.render(frames: 4_800)
@@ -164,9 +162,9 @@ struct EngineEdgeTests {
 
     @Test("a delegate that calls back into the engine neither deadlocks nor reorders events")
     func reentrantDelegate() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try helper.clicks(engine, frames: 500, at: [0])
+        let sound = try EngineRig.clicks(engine, frames: 500, at: [0])
         let first = engine.makePlayer(sound), second = engine.makePlayer(sound)
         let log = ReentrantLog(engine: engine)
         first.delegate = log
@@ -194,13 +192,11 @@ final class ReentrantLog: PlayerDelegate, @unchecked Sendable {
 
 @Suite("Engine: player properties heard in the render")
 struct PlayerPropertyTests {
-    let helper = EngineTests()
-
     @Test("rate 2 plays a 1 kHz tone at 2 kHz; rate 0.5 at 500 Hz")
     func rate() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try helper.sound(engine, Tone.samples(frequency: 1_000, sampleRate: 48_000), streamed: false)
+        let sound = try EngineRig.sound(engine, Tone.samples(frequency: 1_000, sampleRate: 48_000), streamed: false)
         for (rate, expected) in [(Float(2), 2_000.0), (0.5, 500.0)] {
             let player = engine.makePlayer(sound)
             player.rate = rate
@@ -215,7 +211,7 @@ struct PlayerPropertyTests {
 
     @Test("a stereo sound panned right is louder on the right; centred it is balanced")
     func stereoPan() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
         let mono = Tone.samples(frequency: 700, sampleRate: 48_000)
         let stereo = mono.flatMap { [$0, $0] }
@@ -236,9 +232,9 @@ struct PlayerPropertyTests {
 
     @Test("a positioned player at +x is heard on the right; tweenPosition carries it to the left")
     func positionAndTween() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try helper.sound(engine, Tone.samples(frequency: 700, sampleRate: 48_000), streamed: false))
+        let player = engine.makePlayer(try EngineRig.sound(engine, Tone.samples(frequency: 700, sampleRate: 48_000), streamed: false))
         player.numberOfLoops = -1
         player.position = [2, 0, 0]
         try player.play()

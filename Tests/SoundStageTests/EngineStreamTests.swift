@@ -5,31 +5,24 @@ import SoundStage
 /// Streamed sounds, decode errors, fades heard window by window, and scheduled starts.
 @Suite("Engine: streaming, decode errors, fades, schedules")
 struct EngineStreamTests {
-    static let rate = 48_000
-    let helper = EngineTests()
-
     /// A stereo test signal: a 440 Hz sine left, a 660 Hz sine right, `seconds` long.
     func stereoSignal(seconds: Double) -> [Float] {
-        let frames = Int(seconds * Double(Self.rate))
+        let frames = Int(seconds * Double(EngineRig.rate))
         var out = [Float](repeating: 0, count: frames * 2)
         for i in 0..<frames {
-            let t = Float(i) / Float(Self.rate)
+            let t = Float(i) / Float(EngineRig.rate)
             out[2 * i] = 0.5 * sin(2 * .pi * 440 * t)
             out[2 * i + 1] = 0.25 * sin(2 * .pi * 660 * t)
         }
         return out
     }
 
-    func wav(_ samples: [Float], channels: OutputChannels) -> Data {
-        RenderedAudio(format: RenderFormat(sampleRate: Self.rate, channels: channels), samples: samples).wavData(.float32)
-    }
-
     @Test("a streamed sound renders sample for sample what the same sound loaded whole renders")
     func streamedEqualsLoaded() throws {
-        let data = wav(stereoSignal(seconds: 1.3), channels: .stereo)
+        let data = EngineRig.wav(stereoSignal(seconds: 1.3), channels: .stereo)
         var renders: [[Float]] = []
         for streamed in [false, true] {
-            let engine = try helper.offline()
+            let engine = try EngineRig.offline()
             defer { engine.shutdown() }
             let sound = streamed ? try Sound(engine: engine, streamingData: data, name: "signal.wav")
                                  : try Sound(engine: engine, data: data, name: "signal.wav")
@@ -45,10 +38,10 @@ struct EngineStreamTests {
 
     @Test("streamed loops stay sample-exact where a play ends inside a chunk", arguments: [2, -1])
     func streamedLoopsAcrossChunks(loops: Int) throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
         // 10,000 frames: plays do not line up with the 4,800-frame chunks.
-        let player = engine.makePlayer(try helper.clicks(engine, frames: 10_000, at: [100, 9_999], streamed: true))
+        let player = engine.makePlayer(try EngineRig.clicks(engine, frames: 10_000, at: [100, 9_999], streamed: true))
         player.numberOfLoops = loops
         try player.play()
         let out = onsets(try engine.render(frames: 60_000).channel(0), gap: 16)
@@ -60,11 +53,11 @@ struct EngineStreamTests {
 
     @Test("a file damaged part-way: what decoded plays, then decodeError and finished(false), once each")
     func decodeError() async throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        var samples = Tone.samples(frequency: 1_000, sampleRate: Self.rate, seconds: 1)
+        var samples = Tone.samples(frequency: 1_000, sampleRate: EngineRig.rate, seconds: 1)
         samples[30_000] = .nan   // a float WAV with a NaN: the decoder refuses the chunk holding it
-        let data = wav(samples, channels: .mono)
+        let data = EngineRig.wav(samples, channels: .mono)
         // Loaded whole, the damage is found at once and named.
         expectError(.decodingFailed, mentioning: ["damaged.wav", "NaN"]) { _ = try Sound(engine: engine, data: data, name: "damaged.wav") }
         // Streamed, it is found when playback gets there.
@@ -79,7 +72,7 @@ struct EngineStreamTests {
         // sound loaded plays them, and nothing after.
         var clean = samples
         clean[30_000] = 0
-        let reference = engine.makePlayer(try Sound(engine: engine, data: wav(clean, channels: .mono), name: "clean.wav"))
+        let reference = engine.makePlayer(try Sound(engine: engine, data: EngineRig.wav(clean, channels: .mono), name: "clean.wav"))
         try reference.play()
         let expected = try engine.render(frames: 48_000).channel(0)
         #expect(Array(out[0..<28_800]) == Array(expected[0..<28_800]))
@@ -94,7 +87,7 @@ struct EngineStreamTests {
 
     @Test("a streamed file that is not a sound fails when it is opened, naming it")
     func streamedNotASound() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
         expectError(.decodingFailed, mentioning: ["notes.txt"]) {
             _ = try Sound(engine: engine, streamingData: Data("hello, world".utf8), name: "notes.txt")
@@ -106,10 +99,10 @@ struct EngineStreamTests {
 
     @Test("metering a streamed sound: a full-scale sine reads -3.01 dB average and 0 dB peak")
     func streamedMetering() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let samples = Tone.samples(frequency: 1_000, sampleRate: Self.rate, seconds: 1, amplitude: 1)
-        let player = engine.makePlayer(try helper.sound(engine, samples, streamed: true))
+        let samples = Tone.samples(frequency: 1_000, sampleRate: EngineRig.rate, seconds: 1, amplitude: 1)
+        let player = engine.makePlayer(try EngineRig.sound(engine, samples, streamed: true))
         player.isMeteringEnabled = true
         try player.play()
         for frames in [4_900, 12_345] {   // the window straddles a chunk boundary at 4,800, then not
@@ -122,9 +115,9 @@ struct EngineStreamTests {
 
     @Test("a fade follows its curve in every 10 ms window, with no step", arguments: [FadeCurve.linear, .equalPower])
     func fadeWindows(curve: FadeCurve) throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try helper.sound(engine, Tone.samples(frequency: 1_000, sampleRate: Self.rate), streamed: false))
+        let player = engine.makePlayer(try EngineRig.sound(engine, Tone.samples(frequency: 1_000, sampleRate: EngineRig.rate), streamed: false))
         player.numberOfLoops = -1
         try player.play()
         let reference = Measure.dB(Array(try engine.render(frames: 4_800).channel(0)[2_400...]))
@@ -142,9 +135,9 @@ struct EngineStreamTests {
 
     @Test("a start scheduled between two frames lands on the nearest one, and a cancelled one never plays")
     func scheduledBetweenFrames() throws {
-        let engine = try helper.offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try helper.clicks(engine, frames: 2_400, at: [0])
+        let sound = try EngineRig.clicks(engine, frames: 2_400, at: [0])
         _ = try engine.render(frames: 1_000)
         let player = engine.makePlayer(sound), cancelled = engine.makePlayer(sound)
         try player.play(atTime: (1_000 + 1_234.3) / 48_000)   // rounds down to frame 2,234

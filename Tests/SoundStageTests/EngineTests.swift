@@ -1,60 +1,15 @@
 import Foundation
-import Synchronization
 import Testing
 import SoundStage
 
-/// Collects a player's events from the delegate, with the thread each arrived on.
-final class EventLog: PlayerDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    private(set) var threads: [String] = []
-    var events: [String] { lock.withLock { items } }
-    private func add(_ s: String) {
-        lock.withLock {
-            items.append(s)
-            threads.append(AudioEngine.isServiceThread ? "service" : Thread.isMainThread ? "main" : "other")
-        }
-    }
-    func playerDidFinishPlaying(_ player: Player, successfully: Bool) { add("finished(\(successfully))") }
-    func playerBeginInterruption(_ player: Player) { add("began") }
-    func playerEndInterruption(_ player: Player) { add("ended") }
-}
-
 @Suite("Engine and Player (offline renders)")
 struct EngineTests {
-    static let rate = 48_000
-
-    func offline(tick: Double = 0.01) throws -> AudioEngine {
-        try AudioEngine(output: .offline(RenderFormat(sampleRate: Self.rate, channels: .stereo, sampleType: .float32)),
-                        attributes: ContextAttributes(hrtf: .off), service: .manual(tick: tick))
-    }
-
-    func clicks(_ engine: AudioEngine, frames: Int, at positions: [Int], streamed: Bool = false) throws -> Sound {
-        var samples = [Float](repeating: 0, count: frames)
-        for c in positions { samples[c] = 1 }
-        return try sound(engine, samples, streamed: streamed)
-    }
-
-    /// A mono sound of `samples` at 48 kHz: loaded into a buffer, or streamed from a float WAV in memory.
-    func sound(_ engine: AudioEngine, _ samples: [Float], streamed: Bool) throws -> Sound {
-        if streamed {
-            let wav = RenderedAudio(format: RenderFormat(sampleRate: Self.rate, channels: .mono), samples: samples).wavData(.float32)
-            return try Sound(engine: engine, streamingData: wav, name: "stream.wav")
-        }
-        return Sound(buffer: try AudioBuffer(context: engine.context, samples: samples, sampleRate: Self.rate, label: "clicks"))
-    }
-
-    func sine(_ engine: AudioEngine, amplitude: Float, seconds: Double = 1) throws -> Sound {
-        let samples = (0..<Int(seconds * Double(Self.rate))).map { amplitude * sin(2 * .pi * 1_000 * Float($0) / Float(Self.rate)) }
-        return Sound(buffer: try AudioBuffer(context: engine.context, samples: samples, sampleRate: Self.rate, label: "sine"))
-    }
-
     @Test("numberOfLoops N plays exactly N+1 times, back to back, and finishes once",
           arguments: [0, 1, 3, 12], [false, true])
     func loops(n: Int, streamed: Bool) throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try clicks(engine, frames: 4_800, at: [100], streamed: streamed))
+        let player = engine.makePlayer(try EngineRig.clicks(engine, frames: 4_800, at: [100], streamed: streamed))
         let log = EventLog()
         player.delegate = log
         player.numberOfLoops = n
@@ -68,9 +23,9 @@ struct EngineTests {
 
     @Test("-1 loops until stopped; stop() reports nothing")
     func forever() throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try clicks(engine, frames: 4_800, at: [100]))
+        let player = engine.makePlayer(try EngineRig.clicks(engine, frames: 4_800, at: [100]))
         let log = EventLog()
         player.delegate = log
         player.numberOfLoops = -1
@@ -83,9 +38,9 @@ struct EngineTests {
 
     @Test("events also arrive on an AsyncStream, on the thread that runs update()")
     func stream() async throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try clicks(engine, frames: 2_400, at: [10]))
+        let player = engine.makePlayer(try EngineRig.clicks(engine, frames: 2_400, at: [10]))
         let events = player.events()
         let log = EventLog()
         player.delegate = log
@@ -99,9 +54,9 @@ struct EngineTests {
 
     @Test("seeking lands on the exact frame, before, during and paused playback; currentTime follows the render", arguments: [false, true])
     func seek(streamed: Bool) throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try clicks(engine, frames: 48_000, at: [24_000], streamed: streamed)
+        let sound = try EngineRig.clicks(engine, frames: 48_000, at: [24_000], streamed: streamed)
         let player = engine.makePlayer(sound)
         player.currentTime = 0.25
         try player.play()
@@ -127,9 +82,9 @@ struct EngineTests {
 
     @Test("players started together begin on the same sample; a scheduled start lands on its frame")
     func synchronized() throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try clicks(engine, frames: 4_800, at: [100])
+        let sound = try EngineRig.clicks(engine, frames: 4_800, at: [100])
         _ = try engine.render(frames: 777)   // the engine clock is not on a tick boundary
         let left = engine.makePlayer(sound), right = engine.makePlayer(sound)
         left.pan = -1
@@ -151,9 +106,9 @@ struct EngineTests {
 
     @Test("a loop region repeats exactly after the intro (AL_SOFT_loop_points)")
     func loopPoints() throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try clicks(engine, frames: 9_600, at: [1_000, 5_000])
+        let sound = try EngineRig.clicks(engine, frames: 9_600, at: [1_000, 5_000])
         let player = engine.makePlayer(sound)
         try player.setLoopRegion(0.1..<0.2)    // frames 4800..<9600
         try player.play()
@@ -164,9 +119,9 @@ struct EngineTests {
 
     @Test("metering: a full-scale sine reads -3.01 dB average and 0 dB peak; silence reads -160")
     func metering() throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try sine(engine, amplitude: 1))
+        let player = engine.makePlayer(try EngineRig.sine(engine, amplitude: 1))
         player.isMeteringEnabled = true
         player.updateMeters()
         #expect(player.averagePower(forChannel: 0) == -160 && player.peakPower(forChannel: 0) == -160)
@@ -189,9 +144,9 @@ struct EngineTests {
     @Test("a fade's level at its midpoint is within 0.5 dB of its curve; stopAtEnd stops",
           arguments: [(FadeCurve.linear, -6.02), (.equalPower, -3.01)])
     func fade(curve: FadeCurve, midpoint: Double) throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try sine(engine, amplitude: 0.5))
+        let player = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5))
         player.numberOfLoops = -1
         try player.play()
         let before = try engine.render(frames: 4_800)
@@ -209,9 +164,9 @@ struct EngineTests {
 
     @Test("pan: -1 is left, 1 is right, 0 is centred")
     func pan() throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try sine(engine, amplitude: 0.5)
+        let sound = try EngineRig.sine(engine, amplitude: 0.5)
         for (pan, check) in [(Float(-1), { (l: Double, r: Double) in l - r >= 20 }), (1, { l, r in r - l >= 20 }), (0, { l, r in abs(l - r) <= 0.1 })] {
             let player = engine.makePlayer(sound)
             player.pan = pan
@@ -226,9 +181,9 @@ struct EngineTests {
 
     @Test("playEffect plays once and lets go; a muted effect renders silence")
     func effects() throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try sine(engine, amplitude: 0.5, seconds: 0.05)
+        let sound = try EngineRig.sine(engine, amplitude: 0.5, seconds: 0.05)
         let before = engine.context.sourceCount
         try engine.playEffect(sound)
         #expect(Measure.dB(try engine.render(frames: 2_400), channel: 0) > -20)
@@ -246,9 +201,9 @@ struct EngineTests {
 
     @Test("an interruption pauses playing players and tells them; its end resumes them")
     func interruption() throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try sine(engine, amplitude: 0.5))
+        let player = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5))
         let log = EventLog()
         player.delegate = log
         try player.play()
@@ -264,9 +219,9 @@ struct EngineTests {
 
     @Test("players made, played and released from several threads at once leave no source behind")
     func concurrency() async throws {
-        let engine = try offline()
+        let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let sound = try clicks(engine, frames: 480, at: [10])
+        let sound = try EngineRig.clicks(engine, frames: 480, at: [10])
         await withTaskGroup(of: Void.self) { group in
             for t in 0..<6 {
                 group.addTask {

@@ -7,10 +7,10 @@ struct InfoConvertTests {
     @Test("info --json gives exactly the documented keys, with soxi's frames and rate; convert matches oggdec")
     func infoAndConvert() throws {
         let tool = try #require(ToolRunner.soundstage)
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let wav = folder.file("in.wav"), ogg = folder.file("in.ogg"), out = folder.file("out.wav"), ref = folder.file("ref.wav")
-        let sox = try #require(PulseServer.which("sox")), oggenc = try #require(PulseServer.which("oggenc"))
-        let oggdec = try #require(PulseServer.which("oggdec")), soxi = try #require(PulseServer.which("soxi"))
+        let sox = try #require(ToolRunner.which("sox")), oggenc = try #require(ToolRunner.which("oggenc"))
+        let oggdec = try #require(ToolRunner.which("oggdec")), soxi = try #require(ToolRunner.which("soxi"))
         #expect(try ToolRunner.run(sox, ["-n", "-r", "32000", "-c", "2", "-b", "16", wav.path, "synth", "2", "sine", "500", "sine", "750"]).status == 0)
         #expect(try ToolRunner.run(oggenc, ["-Q", "-o", ogg.path, wav.path]).status == 0)
 
@@ -31,7 +31,7 @@ struct InfoConvertTests {
         let converted = try ToolRunner.run(tool, ["convert", ogg.path, "-o", out.path, "--format", "pcm16"])
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(try ToolRunner.run(oggdec, ["-Q", "-o", ref.path, ogg.path]).status == 0)
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let ours = try AudioBuffer(context: scene.context, contentsOf: out).floatSamples()
         let theirs = try AudioBuffer(context: scene.context, contentsOf: ref).floatSamples()
         #expect(ours.count == theirs.count)
@@ -45,7 +45,7 @@ struct InfoConvertTests {
     @Test("a file that cannot be read: non-zero exit, one line on stderr, no output file")
     func badFile() throws {
         let tool = try #require(ToolRunner.soundstage)
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let text = folder.file("notes.wav"), out = folder.file("out.wav")
         try "not audio".write(to: text, atomically: true, encoding: .utf8)
         for args in [["info", text.path], ["info", "--json", folder.file("missing.ogg").path], ["convert", text.path, "-o", out.path]] {

@@ -3,18 +3,11 @@ import Foundation
 import Testing
 @testable import SoundStage
 
-/// Whether OpenAL still knows these source and buffer names in `context`.
-func aliveNames(_ context: AudioContext, sources: [UInt32], buffers: [UInt32]) throws -> (sources: Int, buffers: Int) {
-    try OpenAL.withContext(context.handle) {
-        (sources.filter { alIsSource($0) != 0 }.count, buffers.filter { alIsBuffer($0) != 0 }.count)
-    }
-}
-
 @Suite("Lifetimes")
 struct LifecycleTests {
     @Test("10,000 create-and-release cycles of buffers and sources leave no OpenAL name alive")
     func noLeaks() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         var sourceNames = Set<UInt32>()
         var bufferNames = Set<UInt32>()
         let samples = [Int16](repeating: 1000, count: 64)
@@ -36,7 +29,7 @@ struct LifecycleTests {
 
     @Test("a buffer in use is never deleted under its source")
     func bufferInUse() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         weak var weakBuffer: AudioBuffer?
         var bufferName: UInt32 = 0
@@ -65,7 +58,7 @@ struct LifecycleTests {
         weak var weakDevice: AudioDevice?
         weak var weakBuffer: AudioBuffer?
         do {
-            let scene = try Scene()
+            let scene = try LoopbackRig()
             weakContext = scene.context
             weakDevice = scene.device
             let buffer = try clickBuffer(scene.context, frames: 100, clicks: [0])
@@ -81,7 +74,7 @@ struct LifecycleTests {
 
     @Test("going past the source limit throws sourceLimitReached, and releasing one makes room")
     func sourceLimit() throws {
-        let scene = try Scene(attributes: ContextAttributes(monoSources: 6, stereoSources: 2, hrtf: .off))
+        let scene = try LoopbackRig(attributes: ContextAttributes(monoSources: 6, stereoSources: 2, hrtf: .off))
         let limit = scene.context.sourceLimit
         #expect(limit == 8, "the 6 + 2 asked for, though OpenAL Soft grants more")
         var sources = try (0..<limit).map { _ in try AudioSource(context: scene.context) }
@@ -102,7 +95,7 @@ struct LifecycleTests {
 struct ContextSwitchTests {
     @Test("dropping the last reference to another context inside an operation neither trips OpenAL nor leaves the wrong context current")
     func contextDiesInsideAnOperation() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         weak var weakOther: AudioContext?
         do {

@@ -2,28 +2,11 @@ import Foundation
 import Testing
 import SoundStage
 
-/// A mono buffer of silence with a unit impulse at each of `clicks`.
-func clickBuffer(_ context: AudioContext, frames: Int, clicks: [Int], sampleRate: Int = 48_000) throws -> AudioBuffer {
-    var samples = [Float](repeating: 0, count: frames)
-    for c in clicks { samples[c] = 1 }
-    return try AudioBuffer(context: context, samples: samples, sampleRate: sampleRate, label: "clicks")
-}
-
-/// Indices of samples above `threshold` that start a new event (at least `gap` after the last).
-func onsets(_ samples: [Float], threshold: Float = 0.05, gap: Int = 64) -> [Int] {
-    var result: [Int] = []
-    for (i, s) in samples.enumerated() where abs(s) > threshold {
-        if let last = result.last, i - last < gap { continue }
-        result.append(i)
-    }
-    return result
-}
-
 @Suite("Playback control")
 struct PlaybackTests {
     @Test("pause and resume keep the offset; stop and rewind reset it")
     func pauseResumeStopRewind() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         try source.setBuffer(try Tone.buffer(scene.context, frequency: 440, sampleRate: 48_000))
         try source.set(.position, to: [0, 0, -1])
@@ -56,7 +39,7 @@ struct PlaybackTests {
 
     @Test("a sound plays to its end and stops by itself")
     func playsToEnd() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         try source.setBuffer(try clickBuffer(scene.context, frames: 4800, clicks: [0]))
         try source.play()
@@ -68,7 +51,7 @@ struct PlaybackTests {
 
     @Test("sources started together begin on the same sample; started apart they do not")
     func startTogether() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let left = try AudioSource(context: scene.context)
         let right = try AudioSource(context: scene.context)
         let clicks = try clickBuffer(scene.context, frames: 4800, clicks: [0])
@@ -98,7 +81,7 @@ struct PlaybackTests {
 
     @Test("seeking by samples and seconds lands on the exact frame")
     func seek() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         try source.setBuffer(try clickBuffer(scene.context, frames: 48_000, clicks: [30_000]))
         try source.set(.sampleOffset, to: 24_000)
@@ -117,7 +100,7 @@ struct PlaybackTests {
 
     @Test("a looping source repeats its buffer sample-exactly")
     func looping() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         try source.setBuffer(try clickBuffer(scene.context, frames: 4_800, clicks: [0]))
         try source.set(.isLooping, to: true)
@@ -129,7 +112,7 @@ struct PlaybackTests {
 
     @Test("pitch 2 doubles the frequency and halves the duration")
     func pitch() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(frequency: 500, at: [0, 0, -1])
         try source.set(.pitch, to: 2)
         #expect(source.get(.pitch) == 2)
@@ -140,7 +123,7 @@ struct PlaybackTests {
 
     @Test("every resampler plays a tone at the right frequency")
     func resamplers() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let names = scene.context.resamplers
         #expect(names.count >= 2, "\(names)")
         #expect(names.indices.contains(scene.context.defaultResampler))
@@ -157,7 +140,7 @@ struct PlaybackTests {
 
     @Test("queued buffers play in order, are counted and come back when processed")
     func queue() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         let buffers = try (0..<3).map { _ in try clickBuffer(scene.context, frames: 1_000, clicks: [0]) }
         try source.queue(buffers)
@@ -178,7 +161,7 @@ struct PlaybackTests {
 
     @Test("spatialize off plays a mono source centred wherever it is")
     func spatializeOff() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [5, 0, 0])
         try source.set(.spatialize, to: .off)
         #expect(source.get(.spatialize) == .off)
@@ -189,7 +172,7 @@ struct PlaybackTests {
 
     @Test("direct channels and stereo angles place a stereo sound's channels")
     func stereoChannels() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let tone = Tone.samples(frequency: 1000, sampleRate: 48_000)
         var leftOnly = [Float](repeating: 0, count: tone.count * 2)
         for i in tone.indices { leftOnly[2 * i] = tone[i] }
@@ -212,7 +195,7 @@ struct PlaybackTests {
 
     @Test("radius spreads a near source over both channels")
     func radius() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [1, 0, 0])
         try source.play()
         let point = try scene.render(frames: 24_000)
@@ -226,7 +209,7 @@ struct PlaybackTests {
 
     @Test("min and max gain bound the attenuated gain")
     func gainBounds() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [0, 0, -1])
         try source.play()
         let reference = Measure.totalDB(try scene.render(frames: 24_000))
@@ -244,7 +227,7 @@ struct PlaybackTests {
 
     @Test("listener gain scales the whole mix")
     func listenerGain() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [0, 0, -1])
         try source.play()
         let full = Measure.totalDB(try scene.render(frames: 24_000))

@@ -89,21 +89,16 @@ struct SceneTests {
 
     @Test("rendering is deterministic, noise and moving listener included")
     func deterministic() throws {
-        let json = try String(contentsOf: examples.appendingPathComponent("walk-through.json"), encoding: .utf8)
+        let json = try String(contentsOf: Assets.scenes.appendingPathComponent("walk-through.json"), encoding: .utf8)
         let a = try renderScene(json)
         let b = try renderScene(json)
         #expect(a.samples == b.samples)
         #expect(a.rmsDB(channel: 0) > -60)
     }
 
-    var examples: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("assets/scenes")
-    }
-
     @Test("the example scenes load and render something audible", arguments: ["drums-around.json", "doppler-flyby.json", "walk-through.json"])
     func examples(name: String) throws {
-        let scene = try SceneDescription.load(contentsOf: examples.appendingPathComponent(name))
+        let scene = try SceneDescription.load(contentsOf: Assets.scenes.appendingPathComponent(name))
         let audio = try SceneRenderer(scene: scene).render()
         #expect(audio.frameCount == Int(scene.duration * 48_000))
         #expect(max(audio.rmsDB(channel: 0), audio.rmsDB(channel: 1)) > -40)
@@ -140,7 +135,7 @@ struct SceneTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let wav = dir.appendingPathComponent("out.wav"), svg = dir.appendingPathComponent("out.svg")
-        let ok = try ToolRunner.run(tool, ["render", examples.appendingPathComponent("doppler-flyby.json").path, "-o", wav.path, "--plot", svg.path, "--format", "float32"])
+        let ok = try ToolRunner.run(tool, ["render", Assets.scenes.appendingPathComponent("doppler-flyby.json").path, "-o", wav.path, "--plot", svg.path, "--format", "float32"])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.contains("6.00 s") && ok.stdout.contains("RMS"), "\(ok.stdout)")
         let size = try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int

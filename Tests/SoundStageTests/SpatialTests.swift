@@ -6,7 +6,7 @@ import SoundStage
 struct SpatialTests {
     @Test("a mono source at +x is at least 20 dB louder on the right")
     func sourceOnTheRight() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         #expect(scene.context.hrtfStatus == .disabled)
         let source = try scene.toneSource(at: [1, 0, 0])
         try source.play()
@@ -18,7 +18,7 @@ struct SpatialTests {
 
     @Test("turning the listener 180 degrees swaps the channels")
     func listenerTurnSwapsChannels() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [1, 0, 0])
         try source.play()
         let before = try scene.render(frames: 24_000)
@@ -33,7 +33,7 @@ struct SpatialTests {
 
     @Test("yaw helper: turning left by 90 degrees puts a source ahead at -x")
     func yawHelper() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [-2, 0, 0])
         try source.play()
         let side = try scene.render(frames: 24_000)
@@ -47,7 +47,7 @@ struct SpatialTests {
 
     @Test("a transform with a 180-degree turn about Y swaps the channels")
     func transformHelper() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [5, 0, 0])
         try source.play()
         // Rotation of pi about Y: x -> -x, z -> -z; translated to (5, 0, 1).
@@ -64,7 +64,7 @@ struct SpatialTests {
 
     @Test("a listener-relative source ignores listener movement and turning")
     func relativeSource() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [1, 0, 0])
         try source.set(.isRelative, to: true)
         try source.play()
@@ -80,7 +80,7 @@ struct SpatialTests {
 
     @Test("a non-relative source follows the listener: moving past it swaps the sides")
     func movingListener() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [1, 0, 0])
         try source.play()
         try scene.context.listener.set(.position, to: [2, 0, 0])
@@ -90,7 +90,7 @@ struct SpatialTests {
 
     @Test("HRTF on: a source at +x arrives earlier and louder at the right ear", .timeLimit(.minutes(1)))
     func hrtfInterauralDelay() throws {
-        let scene = try Scene(attributes: ContextAttributes(hrtf: .on))
+        let scene = try LoopbackRig(attributes: ContextAttributes(hrtf: .on))
         #expect(scene.context.hrtfStatus.isActive)
         #expect(scene.context.hrtfName != nil)
         let source = try AudioSource(context: scene.context)

@@ -15,7 +15,7 @@ struct TrapTests {
     @Test("an OpenAL error in this environment kills the test process")
     func trapIsArmed() throws {
         if ProcessInfo.processInfo.environment[Self.provoke] == "1" {
-            let scene = try Scene()
+            let scene = try LoopbackRig()
             try OpenAL.withContext(scene.context.handle) { alSourcef(999_999, AL_GAIN, 1) }   // AL_INVALID_NAME
             Issue.record("the AL error did not stop the process")
             return

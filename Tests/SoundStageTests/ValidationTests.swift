@@ -2,30 +2,11 @@ import Foundation
 import Testing
 import SoundStage
 
-/// Runs `body`, expects a SoundStageError with `code`, and returns it for more checks.
-@discardableResult
-func expectError(_ code: SoundStageError.Code, mentioning words: [String] = [], sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> SoundStageError? {
-    do {
-        try body()
-        Issue.record("expected \(code), nothing was thrown", sourceLocation: sourceLocation)
-        return nil
-    } catch let error as SoundStageError {
-        #expect(error.code == code, "got \(error)", sourceLocation: sourceLocation)
-        for word in words {
-            #expect(error.description.contains(word), "'\(error)' should mention '\(word)'", sourceLocation: sourceLocation)
-        }
-        return error
-    } catch {
-        Issue.record("expected SoundStageError, got \(error)", sourceLocation: sourceLocation)
-        return nil
-    }
-}
-
 @Suite("Validation: bad input gets a typed error and OpenAL never sees it")
 struct ValidationTests {
     @Test("source properties out of range")
     func sourceRanges() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         try source.set(.gain, to: 0.7)
         expectError(.invalidArgument, mentioning: ["gain", "-1", "source"]) { try source.set(.gain, to: -1) }
@@ -52,7 +33,7 @@ struct ValidationTests {
 
     @Test("offsets past the end of the buffer are refused")
     func offsetsPastEnd() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         try source.setBuffer(try clickBuffer(scene.context, frames: 48_000, clicks: [0]))
         expectError(.invalidArgument, mentioning: ["past the end", "48000"]) { try source.set(.sampleOffset, to: 48_000) }
@@ -65,7 +46,7 @@ struct ValidationTests {
 
     @Test("state rules: buffer changes while playing, queueing onto a static source, unqueueing a loop")
     func stateRules() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         let a = try clickBuffer(scene.context, frames: 4_800, clicks: [0])
         let b = try clickBuffer(scene.context, frames: 4_800, clicks: [0])
@@ -91,8 +72,8 @@ struct ValidationTests {
 
     @Test("objects of another device or context are refused")
     func wrongContext() throws {
-        let one = try Scene()
-        let two = try Scene()
+        let one = try LoopbackRig()
+        let two = try LoopbackRig()
         let source = try AudioSource(context: one.context)
         let foreign = try clickBuffer(two.context, frames: 100, clicks: [0])
         expectError(.wrongContext, mentioning: ["loopback device"]) { try source.setBuffer(foreign) }
@@ -108,7 +89,7 @@ struct ValidationTests {
 
     @Test("context and listener values")
     func contextAndListener() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         expectError(.invalidArgument, mentioning: ["speedOfSound"]) { try scene.context.set(.speedOfSound, to: 0) }
         expectError(.invalidArgument, mentioning: ["dopplerFactor"]) { try scene.context.set(.dopplerFactor, to: -1) }
         let listener = scene.context.listener
@@ -125,7 +106,7 @@ struct ValidationTests {
 
     @Test("buffers: sizes, rates, samples and formats")
     func buffers() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let c = scene.context
         expectError(.invalidArgument, mentioning: ["3 bytes", "int16 mono", "sfx.raw"]) {
             _ = try AudioBuffer(context: c, bytes: [1, 2, 3], format: BufferFormat(.int16, .mono), sampleRate: 48_000, label: "sfx.raw")
@@ -154,7 +135,7 @@ struct ValidationTests {
     func devices() throws {
         expectError(.deviceNotFound, mentioning: ["No Such Speaker", "available"]) { _ = try AudioDevice.openOutput(named: "No Such Speaker") }
         expectError(.unsupportedFormat, mentioning: ["1000"]) { _ = try AudioDevice.openLoopback(format: RenderFormat(sampleRate: 1_000)) }
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         expectError(.invalidArgument, mentioning: ["44100", "48000"]) {
             _ = try AudioContext(device: scene.device, attributes: ContextAttributes(frequency: 44_100))
         }

@@ -4,8 +4,8 @@ import SoundStage
 
 @Suite("WAV codecs")
 struct WAVCodecTests {
-    func soxWAV(_ options: [String], _ folder: VorbisTests.Folder) throws -> (URL, [Float]) {
-        let sox = try #require(PulseServer.which("sox"))
+    func soxWAV(_ options: [String], _ folder: TemporaryFolder) throws -> (URL, [Float]) {
+        let sox = try #require(ToolRunner.which("sox"))
         let src = folder.file("src.wav"), file = folder.file("x.wav"), raw = folder.file("ref.f32")
         #expect(try ToolRunner.run(sox, ["-n", "-r", "44100", "-c", "2", "-b", "16", src.path, "synth", "0.5", "sine", "440", "sine", "660", "gain", "-3"]).status == 0)
         let made = try ToolRunner.run(sox, [src.path] + options + [file.path])
@@ -20,7 +20,7 @@ struct WAVCodecTests {
         ("mu-law", ["-e", "u-law"], 0), ("a-law", ["-e", "a-law"], 0),
     ])
     func samples(encoding: String, options: [String], tolerance: Float) throws {
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let (file, theirs) = try soxWAV(options, folder)
         let sound = try SoundFile.decode(contentsOf: file)
         #expect(sound.encoding == encoding && sound.channels == .stereo && sound.sampleRate == 44_100)
@@ -29,7 +29,7 @@ struct WAVCodecTests {
         let worst = zip(ours, theirs).map { abs($0 - $1) }.max() ?? 1
         #expect(worst <= tolerance, "\(encoding): largest difference \(worst)")
         // G.711 stays compressed in the buffer: one byte a sample.
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let buffer = try AudioBuffer(context: scene.context, contentsOf: file)
         if encoding == "mu-law" || encoding == "a-law" { #expect(buffer.byteCount == ours.count) }
     }
@@ -37,7 +37,7 @@ struct WAVCodecTests {
     @Test("IMA and MS ADPCM stay compressed, decode in Swift exactly as sox does, and play as sox decodes them (rendered, >= 60 dB SNR)",
           arguments: [("ima-adpcm", "ima-adpcm"), ("ms-adpcm", "ms-adpcm")])
     func adpcm(encoding: String, soxEncoding: String) throws {
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let (file, theirs) = try soxWAV(["-e", soxEncoding], folder)
         let sound = try SoundFile.decode(contentsOf: file)
         #expect(sound.encoding == encoding)
@@ -46,7 +46,7 @@ struct WAVCodecTests {
         #expect(ours.count >= theirs.count - 2 * 2_048 && ours.count <= theirs.count + 2 * 2_048)
         let mismatches = zip(ours, theirs).filter { $0 != $1 }.count
         #expect(mismatches == 0, "\(encoding): \(mismatches) of \(min(ours.count, theirs.count)) samples differ from sox")
-        let scene = try Scene(format: RenderFormat(sampleRate: 44_100, channels: .stereo, sampleType: .float32))
+        let scene = try LoopbackRig(format: RenderFormat(sampleRate: 44_100, channels: .stereo, sampleType: .float32))
         let buffer = try AudioBuffer(context: scene.context, contentsOf: file)
         if encoding == "ima-adpcm" && scene.context.version.contains("ALSOFT 1.19") {
             // OpenAL Soft 1.19 drops the first frame of every IMA block, so SoundStage uploads its own decoding.

@@ -4,24 +4,19 @@ import SoundStage
 
 @Suite("WAV files")
 struct WAVReaderTests {
-    var drums: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("assets/drums")
-    }
-
     @Test("the drum sounds load with the frame count and rate soxi reports, and the samples sox decodes",
           arguments: ["snare", "bass", "tambourine", "maraca"])
     func drums(name: String) throws {
-        let url = drums.appendingPathComponent("\(name).wav")
-        let scene = try Scene()
+        let url = Assets.drums.appendingPathComponent("\(name).wav")
+        let scene = try LoopbackRig()
         let buffer = try AudioBuffer(context: scene.context, contentsOf: url)
-        let soxi = try #require(PulseServer.which("soxi"), "soxi (sox) is needed")
+        let soxi = try #require(ToolRunner.which("soxi"), "soxi (sox) is needed")
         let frames = try ToolRunner.run(soxi, ["-s", url.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let rate = try ToolRunner.run(soxi, ["-r", url.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(String(buffer.frameCount) == frames && String(buffer.sampleRate) == rate)
         #expect(buffer.channelCount == 1 && buffer.bitsPerSample == 16 && buffer.label == "\(name).wav")
         // sox's own decoding to raw 16-bit: bit-exact.
-        let sox = try #require(PulseServer.which("sox"))
+        let sox = try #require(ToolRunner.which("sox"))
         let raw = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-\(name)-\(getpid()).raw")
         defer { try? FileManager.default.removeItem(at: raw) }
         #expect(try ToolRunner.run(sox, [url.path, "-t", "raw", "-e", "signed", "-b", "16", raw.path]).status == 0)
@@ -29,7 +24,7 @@ struct WAVReaderTests {
     }
 
     func expectBad(_ bytes: [UInt8], _ words: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-bad-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).wav")
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
@@ -61,7 +56,7 @@ struct WAVReaderTests {
 
     @Test("a lying data size and a truncated file keep only the whole frames present")
     func truncated() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-trunc-\(getpid()).wav")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(wav(data: [1, 0, 2, 0, 3], dataSize: 1_000_000_000)).write(to: url)

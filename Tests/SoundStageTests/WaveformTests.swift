@@ -15,7 +15,7 @@ struct WaveformTests {
     }
 
     func make(_ shape: Waveform, _ frequency: Float, phase: Float = 0, duration: Float = 1) throws -> (AudioBuffer, [Float]) {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let buffer = try AudioBuffer(context: scene.context, waveform: shape, frequency: frequency, phase: phase, duration: duration)
         return (buffer, buffer.floatSamples())
     }
@@ -57,7 +57,7 @@ struct WaveformTests {
 
     @Test("out-of-range waveform arguments give a typed error")
     func invalid() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         expectError(.invalidArgument, mentioning: ["frequency"]) { _ = try AudioBuffer(context: scene.context, waveform: .sine, frequency: 0, duration: 1) }
         expectError(.invalidArgument, mentioning: ["phase"]) { _ = try AudioBuffer(context: scene.context, waveform: .sine, frequency: 100, phase: 270, duration: 1) }
         expectError(.invalidArgument, mentioning: ["duration"]) { _ = try AudioBuffer(context: scene.context, waveform: .square, frequency: 100, duration: .infinity) }
