@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("Batched updates")
+@Suite("UpdateBatch: batched property updates")
 struct UpdateBatchTests {
     @Test("a batch moves sources and turns the listener together, as the render shows")
     func batch() throws {

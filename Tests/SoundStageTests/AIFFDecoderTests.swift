@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("AIFF and AIFC")
-struct AIFFTests {
+@Suite("AIFFDecoder: AIFF and AIFC")
+struct AIFFDecoderTests {
     /// sox's own decoding of `url` as interleaved Float32.
-    func soxFloats(_ args: [String], _ folder: TemporaryFolder) throws -> [Float] {
+    private func soxFloats(_ args: [String], _ folder: TemporaryFolder) throws -> [Float] {
         let raw = folder.file("ref-\(UInt32.random(in: 0...UInt32.max)).f32")
         let sox = try #require(ToolRunner.which("sox"))
         let run = try ToolRunner.run(sox, args + ["-t", "raw", "-e", "floating-point", "-b", "32", raw.path])
@@ -13,7 +13,7 @@ struct AIFFTests {
         return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
-    func source(_ folder: TemporaryFolder) throws -> URL {
+    private func source(_ folder: TemporaryFolder) throws -> URL {
         let wav = folder.file("src.wav")
         let sox = try #require(ToolRunner.which("sox"))
         #expect(try ToolRunner.run(sox, ["-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth", "0.5", "sine", "440", "sine", "660", "gain", "-3"]).status == 0)
@@ -42,7 +42,7 @@ struct AIFFTests {
     }
 
     /// An AIFC file around `payload`, with compression `type` (sox cannot write these).
-    func aifc(_ type: String, bits: Int, frames: Int, payload: Data) -> Data {
+    private func aifc(_ type: String, bits: Int, frames: Int, payload: Data) -> Data {
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
         let rate44100: [UInt8] = [0x40, 0x0E, 0xAC, 0x44, 0, 0, 0, 0, 0, 0]
         let comm: [UInt8] = [0, 2] + be32(frames) + [0, UInt8(bits)] + rate44100 + Array(type.utf8) + [0, 0]
@@ -92,5 +92,19 @@ struct AIFFTests {
                 _ = try AudioBuffer(context: scene.context, data: data, label: "bad.aiff")
             }
         }
+    }
+
+    @Test("AIFC 'ima4' decodes to libsndfile's samples exactly", arguments: ["ima4-mono", "ima4-stereo"])
+    func aifcIMA4(name: String) throws {
+        let sound = try SoundFile.decode(contentsOf: Fixtures.url(name + ".aifc"))
+        let reference = try Fixtures.int16(name + ".s16")
+        #expect(sound.container == .aiff && sound.encoding == "ima4" && sound.sampleRate == 22_050)
+        #expect(sound.frameCount * sound.channels.channelCount == reference.count)
+        let ours = sound.floatSamples().map { Int16($0 * 32_768) }
+        #expect(ours.count == reference.count && ours == reference, "\(zip(ours, reference).filter { $0 != $1 }.count) samples differ")
+        // It plays: a buffer holds it as 16-bit PCM.
+        let scene = try LoopbackRig()
+        let buffer = try AudioBuffer(context: scene.context, sound: sound, label: name)
+        #expect(buffer.format.encoding == .int16 && buffer.frameCount == sound.frameCount)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("The drumdub demo")
-struct DemoTests {
+@Suite("DrumDub: the demo rendered offline")
+struct DrumDubTests {
     @Test("rendered offline, the kit is heard on the right first, then on the left as the player turns")
     func drumdubTurns() throws {
         let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")

@@ -4,8 +4,8 @@ import Synchronization
 import Testing
 import SoundStage
 
-@Suite("Concurrency")
-struct ConcurrencyTests {
+/// Sources used from several threads and tasks at once.
+extension AudioSourceTests {
     @Test("sources and buffers made, played, moved and released from several threads at once, across contexts")
     func manyThreads() throws {
         // Two devices; the first has two contexts, so the threads keep switching contexts.

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("Ogg Vorbis")
-struct VorbisTests {
-    func tool(_ name: String) throws -> URL {
+@Suite("VorbisDecoder: Ogg Vorbis")
+struct VorbisDecoderTests {
+    private func tool(_ name: String) throws -> URL {
         try #require(ToolRunner.which(name), "\(name) is needed (scripts/test.sh installs sox and vorbis-tools)")
     }
 

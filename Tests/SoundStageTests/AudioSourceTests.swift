@@ -2,8 +2,10 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("Playback control")
-struct PlaybackTests {
+/// Playback control of sources on a loopback device; the other files of this suite
+/// (AudioSourceTests+*.swift) cover spatial rendering, validation, lifetimes and threads.
+@Suite("AudioSource: playback, spatial rendering, validation, lifetimes, threads")
+struct AudioSourceTests {
     @Test("pause and resume keep the offset; stop and rewind reset it")
     func pauseResumeStopRewind() throws {
         let scene = try LoopbackRig()
@@ -110,6 +112,27 @@ struct PlaybackTests {
         #expect(source.state == .playing)
     }
 
+    @Test("queued buffers play in order, are counted and come back when processed")
+    func queue() throws {
+        let scene = try LoopbackRig()
+        let source = try AudioSource(context: scene.context)
+        let buffers = try (0..<3).map { _ in try clickBuffer(scene.context, frames: 1_000, clicks: [0]) }
+        try source.queue(buffers)
+        #expect(source.get(.buffersQueued) == 3)
+        #expect(source.get(.type) == .streaming)
+        try source.play()
+        let audio = try scene.device.render(frames: 2_500)
+        #expect(onsets(audio.channel(0)) == [0, 1_000, 2_000])
+        #expect(source.get(.buffersProcessed) == 2)
+        let done = try source.unqueueProcessedBuffers()
+        #expect(done.count == 2 && done[0] === buffers[0] && done[1] === buffers[1])
+        #expect(source.get(.buffersQueued) == 1)
+        #expect(!buffers[0].isInUse && buffers[2].isInUse)
+        try source.queue([done[0]])
+        let more = try scene.device.render(frames: 1_500)
+        #expect(onsets(more.channel(0)) == [500])
+    }
+
     @Test("pitch 2 doubles the frequency and halves the duration")
     func pitch() throws {
         let scene = try LoopbackRig()
@@ -136,104 +159,5 @@ struct PlaybackTests {
             let f = Measure.peakFrequency(try scene.render(frames: 16_384).channel(0), sampleRate: 48_000)
             #expect(abs(f - 1250) / 1250 < 0.005, "\(names[index]): \(f) Hz")
         }
-    }
-
-    @Test("queued buffers play in order, are counted and come back when processed")
-    func queue() throws {
-        let scene = try LoopbackRig()
-        let source = try AudioSource(context: scene.context)
-        let buffers = try (0..<3).map { _ in try clickBuffer(scene.context, frames: 1_000, clicks: [0]) }
-        try source.queue(buffers)
-        #expect(source.get(.buffersQueued) == 3)
-        #expect(source.get(.type) == .streaming)
-        try source.play()
-        let audio = try scene.device.render(frames: 2_500)
-        #expect(onsets(audio.channel(0)) == [0, 1_000, 2_000])
-        #expect(source.get(.buffersProcessed) == 2)
-        let done = try source.unqueueProcessedBuffers()
-        #expect(done.count == 2 && done[0] === buffers[0] && done[1] === buffers[1])
-        #expect(source.get(.buffersQueued) == 1)
-        #expect(!buffers[0].isInUse && buffers[2].isInUse)
-        try source.queue([done[0]])
-        let more = try scene.device.render(frames: 1_500)
-        #expect(onsets(more.channel(0)) == [500])
-    }
-
-    @Test("spatialize off plays a mono source centred wherever it is")
-    func spatializeOff() throws {
-        let scene = try LoopbackRig()
-        let source = try scene.toneSource(at: [5, 0, 0])
-        try source.set(.spatialize, to: .off)
-        #expect(source.get(.spatialize) == .off)
-        try source.play()
-        let audio = try scene.render(frames: 24_000)
-        #expect(abs(Measure.dB(audio, channel: 0) - Measure.dB(audio, channel: 1)) < 0.1)
-    }
-
-    @Test("direct channels and stereo angles place a stereo sound's channels")
-    func stereoChannels() throws {
-        let scene = try LoopbackRig()
-        let tone = Tone.samples(frequency: 1000, sampleRate: 48_000)
-        var leftOnly = [Float](repeating: 0, count: tone.count * 2)
-        for i in tone.indices { leftOnly[2 * i] = tone[i] }
-        let buffer = try AudioBuffer(context: scene.context, samples: leftOnly, channels: .stereo, sampleRate: 48_000)
-        #expect(buffer.channelCount == 2)
-        let source = try AudioSource(context: scene.context)
-        try source.setBuffer(buffer)
-        try source.set(.isLooping, to: true)
-        try source.set(.directChannels, to: true)
-        try source.play()
-        let direct = try scene.render(frames: 24_000)
-        #expect(Measure.dB(direct, channel: 1) == -160, "direct: right is silent")
-        #expect(Measure.dB(direct, channel: 0) > -10)
-        try source.set(.directChannels, to: false)
-        try source.set(.stereoAngles, to: [Float.pi / 2, -Float.pi / 2])
-        #expect(source.get(.stereoAngles) == [Float.pi / 2, -Float.pi / 2])
-        let wide = try scene.render(frames: 24_000)
-        #expect(Measure.dB(wide, channel: 0) - Measure.dB(wide, channel: 1) >= 20)
-    }
-
-    @Test("radius spreads a near source over both channels")
-    func radius() throws {
-        let scene = try LoopbackRig()
-        let source = try scene.toneSource(at: [1, 0, 0])
-        try source.play()
-        let point = try scene.render(frames: 24_000)
-        try source.set(.radius, to: 4)
-        #expect(source.get(.radius) == 4)
-        let wide = try scene.render(frames: 24_000)
-        let pointSpread = Measure.dB(point, channel: 1) - Measure.dB(point, channel: 0)
-        let wideSpread = Measure.dB(wide, channel: 1) - Measure.dB(wide, channel: 0)
-        #expect(pointSpread >= 20 && wideSpread < 10, "point \(pointSpread) dB, radius 4: \(wideSpread) dB")
-    }
-
-    @Test("min and max gain bound the attenuated gain")
-    func gainBounds() throws {
-        let scene = try LoopbackRig()
-        let source = try scene.toneSource(at: [0, 0, -1])
-        try source.play()
-        let reference = Measure.totalDB(try scene.render(frames: 24_000))
-        try source.set(.position, to: [0, 0, -100])
-        try source.set(.minGain, to: 0.5)
-        let floor = Measure.totalDB(try scene.render(frames: 24_000))
-        #expect(abs(floor - reference - 20 * log10(0.5)) < 0.5, "min gain holds the far source at -6 dB: \(floor - reference)")
-        try source.set(.position, to: [0, 0, -1])
-        try source.set(.minGain, to: 0)
-        try source.set(.gain, to: 1)
-        try source.set(.maxGain, to: 0.25)
-        let ceiling = Measure.totalDB(try scene.render(frames: 24_000))
-        #expect(abs(ceiling - reference - 20 * log10(0.25)) < 0.5)
-    }
-
-    @Test("listener gain scales the whole mix")
-    func listenerGain() throws {
-        let scene = try LoopbackRig()
-        let source = try scene.toneSource(at: [0, 0, -1])
-        try source.play()
-        let full = Measure.totalDB(try scene.render(frames: 24_000))
-        try scene.context.listener.set(.gain, to: 0.1)
-        #expect(scene.context.listener.get(.gain) == 0.1)
-        let quiet = Measure.totalDB(try scene.render(frames: 24_000))
-        #expect(abs(quiet - full + 20) < 0.5)
     }
 }

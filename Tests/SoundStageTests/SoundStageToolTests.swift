@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("soundstage info and convert")
-struct InfoConvertTests {
+@Suite("SoundStageTool: info, convert, render, play")
+struct SoundStageToolTests {
     @Test("info --json gives exactly the documented keys, with soxi's frames and rate; convert matches oggdec")
     func infoAndConvert() throws {
         let tool = try #require(ToolRunner.soundstage)
@@ -54,5 +54,42 @@ struct InfoConvertTests {
             #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.hasPrefix("soundstage: "), "\(r.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("soundstage render: a good scene writes a WAV and a plot; a bad one exits non-zero with one line and no file")
+    func tool() throws {
+        let tool = try #require(ToolRunner.soundstage)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-render-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("out.wav"), svg = dir.appendingPathComponent("out.svg")
+        let ok = try ToolRunner.run(tool, ["render", Assets.scenes.appendingPathComponent("doppler-flyby.json").path, "-o", wav.path, "--plot", svg.path, "--format", "float32"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("6.00 s") && ok.stdout.contains("RMS"), "\(ok.stdout)")
+        let size = try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int
+        #expect(size == 44 + 6 * 48_000 * 2 * 4)
+        #expect(FileManager.default.fileExists(atPath: svg.path))
+
+        let bad = dir.appendingPathComponent("bad.json")
+        try #"{"duration": 1, "sources": [{"sound": "missing.wav"}]}"#.write(to: bad, atomically: true, encoding: .utf8)
+        let badOut = dir.appendingPathComponent("bad.wav")
+        let failed = try ToolRunner.run(tool, ["render", bad.path, "-o", badOut.path])
+        #expect(failed.status != 0)
+        let lines = failed.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("$.sources[0].sound") && lines[0].contains("not found"), "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: badOut.path))
+    }
+
+    @Test("soundstage play plays a file on the sound server and reports it",
+          .enabled(if: PulseServer.expected || PulseServer.answers, "needs a PulseAudio server; scripts/test.sh starts one"))
+    func playTool() throws {
+        try #require(PulseServer.answers, "scripts/test.sh started PulseAudio, but it does not answer")
+        let tool = try #require(ToolRunner.soundstage)
+        let snare = Assets.drums.appendingPathComponent("snare.wav")
+        let result = try ToolRunner.run(tool, ["play", snare.path, "--at", "2,0,-1", "--gain", "0.5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("played") && result.stdout.contains("0.25 s"), "\(result.stdout)")
+        let bad = try ToolRunner.run(tool, ["play", snare.path, "--at", "2,zero,-1"])
+        #expect(bad.status != 0 && bad.stderr.contains("--at takes X,Y,Z"))
     }
 }
