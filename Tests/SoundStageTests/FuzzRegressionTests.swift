@@ -5,7 +5,7 @@ import SoundStage
 /// Inputs the fuzzers (scripts/fuzz.sh) found crashing, kept so they stay fixed: each must
 /// decode or give a typed error naming the input, and never grow past a small multiple of
 /// its size.
-@Suite("Fuzzer regressions")
+@Suite("FuzzRegression: committed crash inputs")
 struct FuzzRegressionTests {
     static let inputs: [String] = {
         let folder = Fixtures.url("fuzz")

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("Batched updates")
+@Suite("UpdateBatch: batched property updates")
 struct UpdateBatchTests {
     @Test("a batch moves sources and turns the listener together, as the render shows")
     func batch() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let left = try scene.toneSource(frequency: 500, at: [-1, 0, 0])
         let right = try scene.toneSource(frequency: 500, at: [1, 0, 0])
         try AudioSource.play([left, right])
@@ -27,7 +27,7 @@ struct UpdateBatchTests {
 
     @Test("a bad value in a batch throws a typed error; the changes before it still apply")
     func errors() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try AudioSource(context: scene.context)
         expectError(.invalidArgument, mentioning: ["gain", "UpdateBatch"]) {
             try scene.context.update { batch in
@@ -36,7 +36,7 @@ struct UpdateBatchTests {
             }
         }
         #expect(source.get(.pitch) == 2 && source.get(.gain) == 1)
-        let other = try Scene()
+        let other = try LoopbackRig()
         let foreign = try AudioSource(context: other.context)
         expectError(.wrongContext) { try scene.context.update { try $0.set(.gain, of: foreign, to: 0.5) } }
         expectError(.readOnly) { try scene.context.update { try $0.set(.state, of: source, to: .playing) } }
@@ -47,7 +47,7 @@ struct UpdateBatchTests {
 
     @Test("set(_:of:to:) moves many sources at once, and a bad value among them changes none")
     func bulk() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let quiet = try scene.toneSource(frequency: 500, at: [-1, 0, 0], gain: 0.2)
         let loud = try scene.toneSource(frequency: 500, at: [1, 0, 0])
         try AudioSource.play([quiet, loud])
@@ -61,7 +61,7 @@ struct UpdateBatchTests {
             try scene.context.update { try $0.set(.position, of: [quiet, loud], to: [[5, 0, 0]]) }
         }
         #expect(quiet.get(.position) == [1, 0, 0] && loud.get(.position) == [-1, 0, 0], "nothing moved")
-        let foreign = try AudioSource(context: try Scene().context)
+        let foreign = try AudioSource(context: try LoopbackRig().context)
         expectError(.wrongContext) { try scene.context.update { try $0.set(.velocity, of: [quiet, foreign], to: [.zero, .zero]) } }
     }
 }

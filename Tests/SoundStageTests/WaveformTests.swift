@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("freealut waveforms")
+@Suite("Waveform: freealut waveforms")
 struct WaveformTests {
     /// Amplitude of the component at `frequency` (a single-bin DFT over whole periods).
-    func amplitude(_ x: [Float], at frequency: Double, rate: Int) -> Double {
+    private func amplitude(_ x: [Float], at frequency: Double, rate: Int) -> Double {
         var re = 0.0, im = 0.0
         for (n, v) in x.enumerated() {
             let a = 2 * Double.pi * frequency * Double(n) / Double(rate)
@@ -14,8 +14,8 @@ struct WaveformTests {
         return 2 * (re * re + im * im).squareRoot() / Double(x.count)
     }
 
-    func make(_ shape: Waveform, _ frequency: Float, phase: Float = 0, duration: Float = 1) throws -> (AudioBuffer, [Float]) {
-        let scene = try Scene()
+    private func make(_ shape: Waveform, _ frequency: Float, phase: Float = 0, duration: Float = 1) throws -> (AudioBuffer, [Float]) {
+        let scene = try LoopbackRig()
         let buffer = try AudioBuffer(context: scene.context, waveform: shape, frequency: frequency, phase: phase, duration: duration)
         return (buffer, buffer.floatSamples())
     }
@@ -57,7 +57,7 @@ struct WaveformTests {
 
     @Test("out-of-range waveform arguments give a typed error")
     func invalid() throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         expectError(.invalidArgument, mentioning: ["frequency"]) { _ = try AudioBuffer(context: scene.context, waveform: .sine, frequency: 0, duration: 1) }
         expectError(.invalidArgument, mentioning: ["phase"]) { _ = try AudioBuffer(context: scene.context, waveform: .sine, frequency: 100, phase: 270, duration: 1) }
         expectError(.invalidArgument, mentioning: ["duration"]) { _ = try AudioBuffer(context: scene.context, waveform: .square, frequency: 100, duration: .infinity) }

@@ -2,19 +2,9 @@ import Foundation
 import Testing
 import SoundStage
 
-/// The committed Apple IMA4 fixtures (see Fixtures/make-ima4.py: libsndfile writes them and
-/// its decoding is the reference; sox cannot write IMA4 in AIFC or CAF).
-enum Fixtures {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
-    static func int16(_ name: String) throws -> [Int16] {
-        try Data(contentsOf: url(name)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-}
-
 /// A CAF file: 'desc' then 'data' (edit count, then the samples).
-func caf(format: String, flags: UInt32, bytesPerPacket: UInt32, framesPerPacket: UInt32, channels: UInt32, bits: UInt32,
-         rate: Double = 22_050, payload: Data, dataSize: Int64? = nil) -> Data {
+private func caf(format: String, flags: UInt32, bytesPerPacket: UInt32, framesPerPacket: UInt32, channels: UInt32, bits: UInt32,
+                 rate: Double = 22_050, payload: Data, dataSize: Int64? = nil) -> Data {
     func be<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
     var d = Data("caff".utf8) + be(UInt16(1)) + be(UInt16(0))
     d += Data("desc".utf8) + be(Int64(32)) + be(rate.bitPattern) + Data(format.utf8)
@@ -23,24 +13,8 @@ func caf(format: String, flags: UInt32, bytesPerPacket: UInt32, framesPerPacket:
     return d
 }
 
-@Suite("Decoders, CAF and IMA4")
-struct DecoderTests {
-    func sox() throws -> URL { try #require(PulseServer.which("sox")) }
-
-    @Test("AIFC 'ima4' decodes to libsndfile's samples exactly", arguments: ["ima4-mono", "ima4-stereo"])
-    func aifcIMA4(name: String) throws {
-        let sound = try SoundFile.decode(contentsOf: Fixtures.url(name + ".aifc"))
-        let reference = try Fixtures.int16(name + ".s16")
-        #expect(sound.container == .aiff && sound.encoding == "ima4" && sound.sampleRate == 22_050)
-        #expect(sound.frameCount * sound.channels.channelCount == reference.count)
-        let ours = sound.floatSamples().map { Int16($0 * 32_768) }
-        #expect(ours.count == reference.count && ours == reference, "\(zip(ours, reference).filter { $0 != $1 }.count) samples differ")
-        // It plays: a buffer holds it as 16-bit PCM.
-        let scene = try Scene()
-        let buffer = try AudioBuffer(context: scene.context, sound: sound, label: name)
-        #expect(buffer.format.encoding == .int16 && buffer.frameCount == sound.frameCount)
-    }
-
+@Suite("CAFDecoder: CAF files and IMA4")
+struct CAFDecoderTests {
     @Test("CAF 'ima4' (the same packets in a CAF file) decodes to libsndfile's samples exactly")
     func cafIMA4() throws {
         let aifc = try Data(contentsOf: Fixtures.url("ima4-stereo.aifc"))
@@ -60,7 +34,7 @@ struct DecoderTests {
         ("f32", ["-e", "floating-point", "-b", "32"], 1e-7), ("ulaw", ["-e", "u-law"], 0), ("alaw", ["-e", "a-law"], 0),
     ])
     func soxCAF(name: String, options: [String], tolerance: Float) throws {
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let file = folder.file("x-\(name).caf"), raw = folder.file("ref.f32")
         let sox = try sox()
         let synth = ["synth", "0.3", "sine", "440", "sine", "1320", "gain", "-3"]
@@ -125,70 +99,5 @@ struct DecoderTests {
         let lying = try SoundFile.decode(caf(format: "lpcm", flags: 0, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16,
                                              payload: Data(count: 42), dataSize: 1 << 40), name: "lying.caf")
         #expect(lying.frameCount == 10)
-    }
-
-    /// Reads a decoder to the end in chunks of `chunk` frames.
-    func readAll(_ decoder: any AudioDecoder, chunk: Int) throws -> [UInt8] {
-        var out: [UInt8] = []
-        while true {
-            let part = try decoder.read(maxFrames: chunk)
-            if part.isEmpty { return out }
-            out += part
-        }
-    }
-
-    @Test("seeking lands on the exact frame, in every container and codec", arguments: [
-        "wav-s16", "wav-ima", "wav-ms", "wav-ulaw", "aiff-s24", "caf-f32", "aifc-ima4", "ogg",
-    ])
-    func seek(kind: String) throws {
-        let folder = try VorbisTests.Folder()
-        let url: URL
-        switch kind {
-        case "aifc-ima4": url = Fixtures.url("ima4-stereo.aifc")
-        case "ogg":
-            let wav = folder.file("src.wav")
-            url = folder.file("x.ogg")
-            #expect(try ToolRunner.run(try sox(), ["-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth", "2", "sine", "300-3000", "sine", "500"]).status == 0)
-            #expect(try ToolRunner.run(try #require(PulseServer.which("oggenc")), ["-Q", "-o", url.path, wav.path]).status == 0)
-        default:
-            let parts = kind.split(separator: "-")
-            url = folder.file("x.\(parts[0])")
-            let options = ["s16": ["-b", "16"], "ima": ["-e", "ima-adpcm"], "ms": ["-e", "ms-adpcm"], "ulaw": ["-e", "u-law"],
-                           "s24": ["-b", "24"], "f32": ["-e", "floating-point", "-b", "32"]][String(parts[1])]!
-            let made = try ToolRunner.run(try sox(), ["-n", "-r", "22050", "-c", "2"] + options + [url.path, "synth", "1", "sine", "300-3000", "sine", "500", "gain", "-3"])
-            try #require(made.status == 0, "\(made.stderr)")
-        }
-        // From a file (mapped) and from memory: the same samples.
-        let decoder = try SoundFile.decoder(contentsOf: url)
-        let whole = try readAll(decoder, chunk: 1_000)
-        #expect(try readAll(try SoundFile.decoder(Data(contentsOf: url), name: "memory"), chunk: 4_096) == whole)
-        let frameBytes = decoder.outputFormat.bytesPerBlock
-        #expect(whole.count == decoder.frameCount * frameBytes, "\(kind): read \(whole.count / frameBytes) frames, header says \(decoder.frameCount)")
-        #expect(decoder.position == decoder.frameCount)
-        for target in [0, 1, 63, 64, 65, 777, 1_017, 2_100, decoder.frameCount - 37] {
-            try decoder.seek(toFrame: target)
-            #expect(decoder.position == target)
-            let got = try decoder.read(maxFrames: 200)
-            let n = min(200, decoder.frameCount - target)
-            let expected = Array(whole[(target * frameBytes)..<((target + n) * frameBytes)])
-            #expect(got == expected, "\(kind): after seeking to frame \(target)")
-        }
-        try decoder.seek(toFrame: decoder.frameCount)
-        #expect(try decoder.read(maxFrames: 10).isEmpty)
-        expectError(.invalidArgument, mentioning: ["frames"]) { try decoder.seek(toFrame: decoder.frameCount + 1) }
-        expectError(.invalidArgument) { try decoder.seek(toFrame: -1) }
-    }
-
-    @Test("a decoder that keeps ADPCM compressed reads whole blocks and seeks only to block starts")
-    func nativeBlocks() throws {
-        let folder = try VorbisTests.Folder()
-        let url = folder.file("ima.wav")
-        #expect(try ToolRunner.run(try sox(), ["-n", "-r", "22050", "-c", "1", "-e", "ima-adpcm", url.path, "synth", "0.5", "sine", "440"]).status == 0)
-        let decoder = try SoundFile.decoder(contentsOf: url, keepNative: true)
-        guard case .imaADPCM(let perBlock) = decoder.outputFormat.encoding else { Issue.record("\(decoder.outputFormat)"); return }
-        let block = try decoder.read(maxFrames: 1)
-        #expect(block.count == decoder.outputFormat.bytesPerBlock && decoder.position == perBlock)
-        try decoder.seek(toFrame: 2 * perBlock)
-        expectError(.invalidArgument, mentioning: ["blocks of \(perBlock) frames"]) { try decoder.seek(toFrame: perBlock + 1) }
     }
 }

@@ -2,19 +2,18 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("The drumdub demo")
-struct DemoTests {
+@Suite("DrumDub: the demo rendered offline")
+struct DrumDubTests {
     @Test("rendered offline, the kit is heard on the right first, then on the left as the player turns")
     func drumdubTurns() throws {
         let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("drumdub-\(getpid()).wav")
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try ToolRunner.run(demo, ["--render", out.path, "--seconds", "9", "--assets", root.appendingPathComponent("assets/drums").path])
+        let run = try ToolRunner.run(demo, ["--render", out.path, "--seconds", "9", "--assets", Assets.drums.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("rendered 9.50 s"), "\(run.stdout)")
 
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let wav = try AudioBuffer(context: scene.context, contentsOf: out)
         #expect(wav.channelCount == 2 && wav.sampleRate == 48_000)
         let samples = wav.floatSamples()

@@ -4,13 +4,13 @@ import Synchronization
 import Testing
 import SoundStage
 
-@Suite("Concurrency")
-struct ConcurrencyTests {
+/// Sources used from several threads and tasks at once.
+extension AudioSourceTests {
     @Test("sources and buffers made, played, moved and released from several threads at once, across contexts")
     func manyThreads() throws {
         // Two devices; the first has two contexts, so the threads keep switching contexts.
-        let a = try Scene()
-        let b = try Scene()
+        let a = try LoopbackRig()
+        let b = try LoopbackRig()
         let a2 = try AudioContext(device: a.device, attributes: ContextAttributes(hrtf: .off))
         let contexts = [a.context, a2, b.context]
         let shared = try Tone.buffer(a.context, frequency: 500, sampleRate: 48_000)
@@ -49,7 +49,7 @@ struct ConcurrencyTests {
 
     @Test("one source shared by tasks: concurrent setters and getters stay consistent")
     func sharedSource() async throws {
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let source = try scene.toneSource(at: [0, 0, -1])
         try source.play()
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -2,29 +2,21 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("Ogg Vorbis")
-struct VorbisTests {
-    /// A temporary folder that goes away with the test.
-    final class Folder {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-ogg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
-        deinit { try? FileManager.default.removeItem(at: url) }
-        func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-    }
-
-    func tool(_ name: String) throws -> URL {
-        try #require(PulseServer.which(name), "\(name) is needed (scripts/test.sh installs sox and vorbis-tools)")
+@Suite("VorbisDecoder: Ogg Vorbis")
+struct VorbisDecoderTests {
+    private func tool(_ name: String) throws -> URL {
+        try #require(ToolRunner.which(name), "\(name) is needed (scripts/test.sh installs sox and vorbis-tools)")
     }
 
     @Test("a stereo Ogg Vorbis file decodes to oggdec's samples within 60 dB SNR, with its frame count and rate")
     func matchesOggdec() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let wav = folder.file("tone.wav"), ogg = folder.file("tone.ogg"), raw = folder.file("tone.raw")
         #expect(try ToolRunner.run(try tool("sox"), ["-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth", "1.5", "sine", "440", "sine", "660", "gain", "-3"]).status == 0)
         #expect(try ToolRunner.run(try tool("oggenc"), ["-Q", "-q", "6", "-o", ogg.path, wav.path]).status == 0)
         #expect(try ToolRunner.run(try tool("oggdec"), ["-Q", "-R", "-o", raw.path, ogg.path]).status == 0)
 
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let buffer = try AudioBuffer(context: scene.context, contentsOf: ogg)
         #expect(buffer.channelCount == 2 && buffer.sampleRate == 44_100 && buffer.label == "tone.ogg")
         let ours = buffer.floatSamples()
@@ -43,12 +35,12 @@ struct VorbisTests {
 
     @Test("a 5.1 Vorbis file comes out in OpenAL's channel order")
     func surroundOrder() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let wav = folder.file("six.wav"), ogg = folder.file("six.ogg")
         // Only the WAV centre channel (index 2 in WAV and OpenAL order) carries a tone.
         #expect(try ToolRunner.run(try tool("sox"), ["-n", "-r", "48000", "-c", "6", "-b", "16", wav.path, "synth", "0.5", "sine", "1000", "remix", "0", "0", "1", "0", "0", "0"]).status == 0)
         #expect(try ToolRunner.run(try tool("oggenc"), ["-Q", "-o", ogg.path, wav.path]).status == 0)
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let buffer = try AudioBuffer(context: scene.context, contentsOf: ogg)
         #expect(buffer.format.channels == .surround51)
         let samples = buffer.floatSamples()
@@ -59,12 +51,12 @@ struct VorbisTests {
 
     @Test("damaged, truncated and non-audio data give a typed error naming the file, never a crash")
     func badInput() throws {
-        let folder = try Folder()
+        let folder = try TemporaryFolder()
         let wav = folder.file("t.wav"), ogg = folder.file("t.ogg")
         #expect(try ToolRunner.run(try tool("sox"), ["-n", "-r", "22050", "-c", "1", "-b", "16", wav.path, "synth", "60", "sine", "300"]).status == 0)
         #expect(try ToolRunner.run(try tool("oggenc"), ["-Q", "-o", ogg.path, wav.path]).status == 0)
         let good = try Data(contentsOf: ogg)
-        let scene = try Scene()
+        let scene = try LoopbackRig()
 
         // Cut inside the headers: no stream at all.
         let headersOnly = folder.file("headers.ogg")

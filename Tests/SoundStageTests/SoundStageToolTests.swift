@@ -2,15 +2,15 @@ import Foundation
 import Testing
 import SoundStage
 
-@Suite("soundstage info and convert")
-struct InfoConvertTests {
+@Suite("SoundStageTool: info, convert, render, play")
+struct SoundStageToolTests {
     @Test("info --json gives exactly the documented keys, with soxi's frames and rate; convert matches oggdec")
     func infoAndConvert() throws {
         let tool = try #require(ToolRunner.soundstage)
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let wav = folder.file("in.wav"), ogg = folder.file("in.ogg"), out = folder.file("out.wav"), ref = folder.file("ref.wav")
-        let sox = try #require(PulseServer.which("sox")), oggenc = try #require(PulseServer.which("oggenc"))
-        let oggdec = try #require(PulseServer.which("oggdec")), soxi = try #require(PulseServer.which("soxi"))
+        let sox = try #require(ToolRunner.which("sox")), oggenc = try #require(ToolRunner.which("oggenc"))
+        let oggdec = try #require(ToolRunner.which("oggdec")), soxi = try #require(ToolRunner.which("soxi"))
         #expect(try ToolRunner.run(sox, ["-n", "-r", "32000", "-c", "2", "-b", "16", wav.path, "synth", "2", "sine", "500", "sine", "750"]).status == 0)
         #expect(try ToolRunner.run(oggenc, ["-Q", "-o", ogg.path, wav.path]).status == 0)
 
@@ -31,7 +31,7 @@ struct InfoConvertTests {
         let converted = try ToolRunner.run(tool, ["convert", ogg.path, "-o", out.path, "--format", "pcm16"])
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(try ToolRunner.run(oggdec, ["-Q", "-o", ref.path, ogg.path]).status == 0)
-        let scene = try Scene()
+        let scene = try LoopbackRig()
         let ours = try AudioBuffer(context: scene.context, contentsOf: out).floatSamples()
         let theirs = try AudioBuffer(context: scene.context, contentsOf: ref).floatSamples()
         #expect(ours.count == theirs.count)
@@ -45,7 +45,7 @@ struct InfoConvertTests {
     @Test("a file that cannot be read: non-zero exit, one line on stderr, no output file")
     func badFile() throws {
         let tool = try #require(ToolRunner.soundstage)
-        let folder = try VorbisTests.Folder()
+        let folder = try TemporaryFolder()
         let text = folder.file("notes.wav"), out = folder.file("out.wav")
         try "not audio".write(to: text, atomically: true, encoding: .utf8)
         for args in [["info", text.path], ["info", "--json", folder.file("missing.ogg").path], ["convert", text.path, "-o", out.path]] {
@@ -54,5 +54,42 @@ struct InfoConvertTests {
             #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.hasPrefix("soundstage: "), "\(r.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("soundstage render: a good scene writes a WAV and a plot; a bad one exits non-zero with one line and no file")
+    func tool() throws {
+        let tool = try #require(ToolRunner.soundstage)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-render-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("out.wav"), svg = dir.appendingPathComponent("out.svg")
+        let ok = try ToolRunner.run(tool, ["render", Assets.scenes.appendingPathComponent("doppler-flyby.json").path, "-o", wav.path, "--plot", svg.path, "--format", "float32"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("6.00 s") && ok.stdout.contains("RMS"), "\(ok.stdout)")
+        let size = try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int
+        #expect(size == 44 + 6 * 48_000 * 2 * 4)
+        #expect(FileManager.default.fileExists(atPath: svg.path))
+
+        let bad = dir.appendingPathComponent("bad.json")
+        try #"{"duration": 1, "sources": [{"sound": "missing.wav"}]}"#.write(to: bad, atomically: true, encoding: .utf8)
+        let badOut = dir.appendingPathComponent("bad.wav")
+        let failed = try ToolRunner.run(tool, ["render", bad.path, "-o", badOut.path])
+        #expect(failed.status != 0)
+        let lines = failed.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("$.sources[0].sound") && lines[0].contains("not found"), "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: badOut.path))
+    }
+
+    @Test("soundstage play plays a file on the sound server and reports it",
+          .enabled(if: PulseServer.expected || PulseServer.answers, "needs a PulseAudio server; scripts/test.sh starts one"))
+    func playTool() throws {
+        try #require(PulseServer.answers, "scripts/test.sh started PulseAudio, but it does not answer")
+        let tool = try #require(ToolRunner.soundstage)
+        let snare = Assets.drums.appendingPathComponent("snare.wav")
+        let result = try ToolRunner.run(tool, ["play", snare.path, "--at", "2,0,-1", "--gain", "0.5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("played") && result.stdout.contains("0.25 s"), "\(result.stdout)")
+        let bad = try ToolRunner.run(tool, ["play", snare.path, "--at", "2,zero,-1"])
+        #expect(bad.status != 0 && bad.stderr.contains("--at takes X,Y,Z"))
     }
 }

@@ -1,48 +1,7 @@
 import Foundation
 import SoundStage
 
-/// A loopback device and context ready to render.
-struct Scene {
-    let device: AudioDevice
-    let context: AudioContext
-
-    init(format: RenderFormat = RenderFormat(), attributes: ContextAttributes = ContextAttributes(hrtf: .off)) throws {
-        device = try AudioDevice.openLoopback(format: format)
-        context = try AudioContext(device: device, attributes: attributes)
-    }
-
-    var sampleRate: Int { device.loopbackFormat!.sampleRate }
-
-    /// A looping mono sine source at `position`.
-    func toneSource(frequency: Float = 1000, at position: SIMD3<Float>, gain: Float = 1) throws -> AudioSource {
-        let source = try AudioSource(context: context)
-        try source.setBuffer(try Tone.buffer(context, frequency: frequency, sampleRate: sampleRate))
-        try source.set(.isLooping, to: true)
-        try source.set(.position, to: position)
-        try source.set(.gain, to: gain)
-        return source
-    }
-
-    /// Renders `frames`, throwing away `settle` frames first so gain ramps have finished.
-    func render(frames: Int, settle: Int = 4096) throws -> RenderedAudio {
-        if settle > 0 { _ = try device.render(frames: settle) }
-        return try device.render(frames: frames)
-    }
-}
-
-enum Tone {
-    /// One second of a sine that loops seamlessly (a whole number of periods per second).
-    static func samples(frequency: Float, sampleRate: Int, seconds: Double = 1, amplitude: Float = 0.5) -> [Float] {
-        let count = Int(Double(sampleRate) * seconds)
-        return (0..<count).map { amplitude * sin(2 * Float.pi * frequency * Float($0) / Float(sampleRate)) }
-    }
-
-    static func buffer(_ context: AudioContext, frequency: Float, sampleRate: Int) throws -> AudioBuffer {
-        try AudioBuffer(context: context, samples: samples(frequency: frequency, sampleRate: sampleRate),
-                        sampleRate: sampleRate, label: "sine \(frequency) Hz")
-    }
-}
-
+/// Levels, onsets and frequencies measured in rendered or decoded samples.
 enum Measure {
     /// RMS level in dBFS of a block of samples (-160 for silence).
     static func dB(_ samples: [Float]) -> Double {

@@ -1,0 +1,74 @@
+import COpenAL
+import Foundation
+import Testing
+@testable import SoundStage
+
+@Suite("OpenALGateway: the error trap and context switching")
+struct OpenALGatewayTests {
+    static let provoke = "SOUNDSTAGE_PROVOKE_AL_ERROR"
+
+    /// The rest of the suite only proves "no OpenAL error, ever" if an OpenAL error really
+    /// stops the run. OpenAL Soft raises SIGTRAP under ALSOFT_TRAP_AL_ERROR=1, but Swift's
+    /// crash backtracer catches SIGTRAP and returns, so the run would go on: scripts/test.sh
+    /// turns the backtracer off. This test provokes an error in a child run of this test
+    /// binary, with this run's environment, and expects it to die of SIGTRAP.
+    @Test("an OpenAL error in this environment kills the test process")
+    func trapIsArmed() throws {
+        if ProcessInfo.processInfo.environment[Self.provoke] == "1" {
+            let scene = try LoopbackRig()
+            try OpenAL.withContext(scene.context.handle) { alSourcef(999_999, AL_GAIN, 1) }   // AL_INVALID_NAME
+            Issue.record("the AL error did not stop the process")
+            return
+        }
+        let env = ProcessInfo.processInfo.environment
+        try #require(env["ALSOFT_TRAP_AL_ERROR"] == "1" && env["ALSOFT_TRAP_ALC_ERROR"] == "1",
+                     "run the tests with scripts/test.sh, which sets ALSOFT_TRAP_AL_ERROR=1 and ALSOFT_TRAP_ALC_ERROR=1")
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "trapIsArmed"]
+        child.environment = env.merging([Self.provoke: "1"]) { $1 }
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGTRAP,
+                "the child ended with \(child.terminationReason == .exit ? "exit" : "signal") \(child.terminationStatus); if it exited, Swift's backtracer swallowed SIGTRAP: set SWIFT_BACKTRACE=enable=no (scripts/test.sh does)")
+    }
+
+    @Test("dropping the last reference to another context inside an operation neither trips OpenAL nor leaves the wrong context current")
+    func contextDiesInsideAnOperation() throws {
+        let scene = try LoopbackRig()
+        let source = try AudioSource(context: scene.context)
+        weak var weakOther: AudioContext?
+        do {
+            // A second context on the same device, kept alive only by a buffer made in it.
+            let other = try AudioContext(device: scene.device)
+            weakOther = other
+            let buffer = try clickBuffer(other, frames: 4_800, clicks: [0])
+            try other.listener.set(.gain, to: 1)     // leave `other` current
+            try source.setBuffer(buffer)
+        }
+        #expect(weakOther != nil)
+        let replacement = try clickBuffer(scene.context, frames: 4_800, clicks: [100])
+        // The current context is one per process: hold the gateway's lock so that tests on
+        // other threads cannot make theirs current in between.
+        try OpenAL.lock.withLock {
+            // Make `other` the current context, as the last one used, before the operation.
+            try weakOther?.listener.set(.gain, to: 1)
+            #expect(alcGetCurrentContext() == weakOther?.handle.raw)
+            // Replacing the buffer drops the last reference to it and so to `other`, inside the
+            // source's own operation: the buffer is deleted in `other`, `other` is destroyed.
+            try source.setBuffer(replacement)
+            #expect(weakOther == nil)
+            // The destroyed context must never be made current again (an earlier gateway did,
+            // a use-after-free that OpenAL Soft happened not to report).
+            #expect(alcGetCurrentContext() == scene.context.handle.raw)
+        }
+        // The source's context is still the one its calls reach.
+        try source.set(.position, to: [0, 0, -1])
+        try source.play()
+        let audio = try scene.device.render(frames: 4_800)
+        #expect(onsets(audio.channel(0)) == [100])
+        #expect(source.get(.position) == [0, 0, -1])
+    }
+}
