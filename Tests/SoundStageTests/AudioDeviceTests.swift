@@ -22,8 +22,8 @@ struct AudioDeviceTests {
         #expect(scene.device.description.contains("48000 Hz stereo float32"))
     }
 
-    @Test("loopback renders every channel layout and sample type", arguments: OutputChannels.allCases)
-    func layouts(channels: OutputChannels) throws {
+    @Test("loopback renders every channel layout and sample type", arguments: ChannelLayout.outputLayouts)
+    func layouts(channels: ChannelLayout) throws {
         for type in RenderSampleType.allCases {
             let format = RenderFormat(sampleRate: 44_100, channels: channels, sampleType: type)
             let scene = try LoopbackRig(format: format)

@@ -16,7 +16,7 @@ struct OpenALGatewayTests {
     func trapIsArmed() throws {
         if ProcessInfo.processInfo.environment[Self.provoke] == "1" {
             let scene = try LoopbackRig()
-            try OpenAL.withContext(scene.context.handle) { alSourcef(999_999, AL_GAIN, 1) }   // AL_INVALID_NAME
+            try OpenAL.withContext(scene.context.handle) { _ in alSourcef(999_999, AL_GAIN, 1) }   // AL_INVALID_NAME
             Issue.record("the AL error did not stop the process")
             return
         }
@@ -50,19 +50,19 @@ struct OpenALGatewayTests {
         }
         #expect(weakOther != nil)
         let replacement = try clickBuffer(scene.context, frames: 4_800, clicks: [100])
-        // The current context is one per process: hold the gateway's lock so that tests on
-        // other threads cannot make theirs current in between.
-        try OpenAL.lock.withLock {
+        // The current context is per thread (or, without ALC_EXT_thread_local_context, one per
+        // process): hold the gateway's lock so that tests on other threads cannot change it in between.
+        try OpenAL.lock.withLock { _ in
             // Make `other` the current context, as the last one used, before the operation.
             try weakOther?.listener.set(.gain, to: 1)
-            #expect(alcGetCurrentContext() == weakOther?.handle.raw)
+            #expect(OpenAL.currentContext() == weakOther?.handle.raw)
             // Replacing the buffer drops the last reference to it and so to `other`, inside the
             // source's own operation: the buffer is deleted in `other`, `other` is destroyed.
             try source.setBuffer(replacement)
             #expect(weakOther == nil)
             // The destroyed context must never be made current again (an earlier gateway did,
             // a use-after-free that OpenAL Soft happened not to report).
-            #expect(alcGetCurrentContext() == scene.context.handle.raw)
+            #expect(OpenAL.currentContext() == scene.context.handle.raw)
         }
         // The source's context is still the one its calls reach.
         try source.set(.position, to: [0, 0, -1])

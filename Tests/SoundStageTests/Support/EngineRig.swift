@@ -36,7 +36,7 @@ enum EngineRig {
     }
 
     /// Interleaved `samples` as a float WAV file in memory, at 48 kHz.
-    static func wav(_ samples: [Float], channels: OutputChannels) -> Data {
+    static func wav(_ samples: [Float], channels: ChannelLayout) -> Data {
         RenderedAudio(format: RenderFormat(sampleRate: Self.rate, channels: channels), samples: samples).wavData(.float32)
     }
 }
