@@ -71,7 +71,7 @@ double cbase_mix(int voices, int frames, int block, int hrtf) {
     return seconds;
 }
 
-double cbase_setters(int count, int frames) {
+static double setters(int count, int frames, int deferred) {
     ALCcontext *context;
     ALCdevice *device = open_loopback(0, count, &context);
     if (!device) return -1;
@@ -87,8 +87,10 @@ double cbase_setters(int count, int frames) {
     double spent = 0;
     for (int f = 0; f < frames; f++) {
         double start = now();
+        if (deferred) alDeferUpdatesSOFT();
         for (int i = 0; i < count; i++)
             alSource3f(sources[i], AL_POSITION, (float)(i % 17), 0.5f, -(float)(f % 23));
+        if (deferred) alProcessUpdatesSOFT();
         spent += now() - start;
         alcRenderSamplesSOFT(device, out, 64);
     }
@@ -98,6 +100,10 @@ double cbase_setters(int count, int frames) {
     close_loopback(device, context);
     return spent;
 }
+
+double cbase_setters(int count, int frames) { return setters(count, frames, 0); }
+
+double cbase_setters_deferred(int count, int frames) { return setters(count, frames, 1); }
 
 int cbase_play_latency(int block) {
     ALCcontext *context;

@@ -77,17 +77,17 @@ func swiftSetters(count: Int, frames: Int, batched: Bool = false, bulk: Bool = f
         let start = now()
         if bulk {
             // The game's new positions for the frame, then one call for all of them.
-            for i in 0..<count { positions[i] = [Float(i % 17), 0.5, -Float(f % 23)] }
+            for i in 0..<count { positions[i] = SIMD3(Float(i % 17), 0.5, -Float(f % 23)) }
             try context.update { batch in try batch.set(.position, of: sources, to: positions) }
         } else if batched {
             try context.update { batch in
                 for (i, source) in sources.enumerated() {
-                    try batch.set(.position, of: source, to: [Float(i % 17), 0.5, -Float(f % 23)])
+                    try batch.set(.position, of: source, to: SIMD3(Float(i % 17), 0.5, -Float(f % 23)))
                 }
             }
         } else {
             for (i, source) in sources.enumerated() {
-                try source.set(.position, to: [Float(i % 17), 0.5, -Float(f % 23)])
+                try source.set(.position, to: SIMD3(Float(i % 17), 0.5, -Float(f % 23)))
             }
         }
         spent += now() - start
@@ -170,6 +170,7 @@ if let workload = option("--workload") {
     case "setters-batch-swift": _ = try swiftSetters(count: 256, frames: 200, batched: true)
     case "setters-bulk-swift": _ = try swiftSetters(count: 256, frames: 200, bulk: true)
     case "setters-c": _ = cbase_setters(256, 200)
+    case "setters-deferred-c": _ = cbase_setters_deferred(256, 200)
     case "mix-swift": _ = try swiftMix(voices: 64, frames: 4_800, block: 480, hrtf: false)
     case "mix-c": _ = cbase_mix(64, 4_800, 480, 0)
     case "decode-swift": _ = try SoundFile.decode(contentsOf: URL(fileURLWithPath: ".build/bench-assets/five-minutes.ogg"))
@@ -245,14 +246,17 @@ do {
                              { let t = cbase_setters(Int32(count), Int32(frames)); return t < 0 ? t : t / calls * 1e9 })
     figures.append(Figure(name: "position setter, 256 sources, one set() each", unit: "ns per call", swift: s, c: c,
                           ratio: { $0 / $1 }, goal: "<= 1.2", met: { $0 <= 1.2 }))
-    let (b, c2) = try measure({ try swiftSetters(count: count, frames: frames, batched: true) / calls * 1e9 },
-                              { let t = cbase_setters(Int32(count), Int32(frames)); return t < 0 ? t : t / calls * 1e9 })
-    figures.append(Figure(name: "position setter, 256 sources, one update batch a frame", unit: "ns per call", swift: b, c: c2,
-                          ratio: { $0 / $1 }, goal: "<= 1.2", met: { $0 <= 1.2 }))
-    let (k, c3) = try measure({ try swiftSetters(count: count, frames: frames, bulk: true) / calls * 1e9 },
-                              { let t = cbase_setters(Int32(count), Int32(frames)); return t < 0 ? t : t / calls * 1e9 })
-    figures.append(Figure(name: "position setter, 256 sources, all in one batch.set(_:of:to:) a frame", unit: "ns per source", swift: k, c: c3,
-                          ratio: { $0 / $1 }, goal: "<= 1.2", met: { $0 <= 1.2 }))
+    // A batch defers its changes so the mixer sees them together (alDeferUpdatesSOFT /
+    // alProcessUpdatesSOFT): compared with C doing the same, and with plain C for reference.
+    let deferredC = { let t = cbase_setters_deferred(Int32(count), Int32(frames)); return t < 0 ? t : t / calls * 1e9 }
+    let (b, c2) = try measure({ try swiftSetters(count: count, frames: frames, batched: true) / calls * 1e9 }, deferredC)
+    figures.append(Figure(name: "position setter, 256 sources, one update batch a frame (C defers too)", unit: "ns per call", swift: b, c: c2,
+                          ratio: { $0 / $1 }, goal: "<= 1.1", met: { $0 <= 1.1 }))
+    figures.append(Figure(name: "position setter, 256 sources, one update batch a frame, against C without deferring", unit: "ns per call", swift: b, c: c,
+                          ratio: { $0 / $1 }, goal: "(reference)", met: { _ in true }))
+    let (k, c3) = try measure({ try swiftSetters(count: count, frames: frames, bulk: true) / calls * 1e9 }, deferredC)
+    figures.append(Figure(name: "position setter, 256 sources, all in one batch.set(_:of:to:) a frame (C defers too)", unit: "ns per source", swift: k, c: c3,
+                          ratio: { $0 / $1 }, goal: "<= 1.05", met: { $0 <= 1.05 }))
 }
 do {
     let block = 1_024

@@ -12,6 +12,9 @@ double cbase_mix(int voices, int frames, int block, int hrtf);
    (alSource3f), rendering 64 samples between frames; returns the seconds spent in the
    alSource3f calls alone. */
 double cbase_setters(int sources, int frames);
+/// The same, each frame's changes between alDeferUpdatesSOFT and alProcessUpdatesSOFT, as an
+/// update batch applies them (the same work as SoundStage's batch).
+double cbase_setters_deferred(int sources, int frames);
 
 /* From alSourcePlay to the first non-zero rendered sample, in frames, rendering blocks of
    `block` frames on a 48 kHz stereo float loopback device. */

@@ -92,7 +92,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         list.append(0)
 
         let raw = device.handle.raw
-        let created: (OpaquePointer, [Int32: Int32], [String], String) = try OpenAL.withDevice { _ in
+        let created: (OpaquePointer, [Int32: Int32], [String], String) = try OpenAL.withDevice { held in
             let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { alcCreateContext(raw, list) }
             guard let context else {
                 throw fail(.alcInvalidValue, "OpenAL Soft could not create the context")
@@ -107,7 +107,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
                 effect[values[i]] = values[i + 1]
                 i += 2
             }
-            try OpenAL.makeCurrent(context)
+            try OpenAL.makeCurrent(held, context)
             let ext = OpenAL.string(alGetString(AL_EXTENSIONS)) ?? ""
             return (context, effect, ext.split(separator: " ").map(String.init), OpenAL.string(alGetString(AL_VERSION)) ?? "")
         }
@@ -129,11 +129,12 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     deinit {
         let handle = self.handle
         OpenAL.lock.withLock { held in
-            if !handle.pending(held).isEmpty, (try? OpenAL.withContext(handle, { try $0.checkPending() })) == nil {
+            if handle.hasPending, (try? OpenAL.withContext(handle, { try $0.checkPending() })) == nil {
                 Log.report(failure(.invalidState, "deinit", "OpenAL reported an error for writes not yet checked when the context was released"))
             }
             OpenAL.releaseCurrent(held, ifItIs: handle.raw)
             alcDestroyContext(handle.raw)
+            handle.free()
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Synchronization
 
 /// Proof that the calling thread holds ``OpenAL/lock``.
 ///
@@ -21,14 +22,25 @@ struct LockHeld: ~Copyable {
 /// Recursive because releasing the last reference to an OpenAL object runs its `deinit`,
 /// which deletes the OpenAL name under this lock, and that can happen while the lock is held
 /// (a player dropping its source, a source dropping the buffer it played).
-final class RecursiveLock: @unchecked Sendable {
+///
+/// A value over storage that is never freed: the one gateway lock lives as long as the
+/// process, and using it costs no reference counting (each retain and release is an atomic
+/// operation, as costly as the lock itself on the per-call setter path).
+struct RecursiveLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// How many `withLock` calls the holding thread is inside; read and written only by the
-    /// thread holding the mutex.
-    private var depthValue = 0
+    /// How many `withLock` calls the holding thread is inside; only the holder touches it.
+    private let depth: UnsafeMutablePointer<Int>
+    /// The holding thread, 0 when free: written only by the holder (as it takes the lock
+    /// and before it lets go), so a thread reading its own id here holds the lock.
+    private let owner: UnsafeMutablePointer<Atomic<UInt>>
 
+    /// Makes a lock that lives as long as the process.
     init() {
         mutex = .allocate(capacity: 1)
+        depth = .allocate(capacity: 1)
+        depth.initialize(to: 0)
+        owner = .allocate(capacity: 1)
+        owner.initialize(to: Atomic(0))
         mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -37,23 +49,21 @@ final class RecursiveLock: @unchecked Sendable {
         pthread_mutexattr_destroy(&attributes)
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
     /// Runs `body` with the lock held.
     @inline(__always)
     func withLock<R>(_ body: (borrowing LockHeld) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
-        depthValue += 1
+        depth.pointee += 1
+        if depth.pointee == 1 { owner.pointee.store(UInt(pthread_self()), ordering: .relaxed) }
         defer {
-            depthValue -= 1
+            depth.pointee -= 1
+            if depth.pointee == 0 { owner.pointee.store(0, ordering: .relaxed) }
             pthread_mutex_unlock(mutex)
         }
         return try body(LockHeld())
     }
 
-    /// How many `withLock` calls the holding thread is inside (1 for the outermost).
-    func depth(_ held: borrowing LockHeld) -> Int { depthValue }
+    /// Whether the calling thread holds the lock (is inside a `withLock` call).
+    @inline(__always)
+    var isHeldByCurrentThread: Bool { owner.pointee.load(ordering: .relaxed) == UInt(pthread_self()) }
 }

@@ -1,4 +1,5 @@
 import COpenAL
+import Synchronization
 
 /// One property write handed to OpenAL without an `alGetError` after it.
 struct UncheckedWrite {
@@ -9,6 +10,36 @@ struct UncheckedWrite {
     var object: ALuint
     /// The parameter, e.g. `AL_POSITION`.
     var param: Int32
+
+    /// The write in one word: target, parameter (OpenAL's property enums fit 16 bits) and
+    /// object name.
+    var packed: UInt64 {
+        let t: UInt64
+        switch target {
+        case .source: t = 1
+        case .listener: t = 2
+        case .context: t = 3
+        }
+        return t << 56 | UInt64(UInt16(truncatingIfNeeded: param)) << 32 | UInt64(object)
+    }
+
+    /// A write from ``packed``; nil for 0 (no write).
+    init?(packed: UInt64) {
+        switch packed >> 56 {
+        case 1: target = .source
+        case 2: target = .listener
+        case 3: target = .context
+        default: return nil
+        }
+        param = Int32(UInt16(truncatingIfNeeded: packed >> 32))
+        object = ALuint(truncatingIfNeeded: packed)
+    }
+
+    init(target: Target, object: ALuint, param: Int32) {
+        self.target = target
+        self.object = object
+        self.param = param
+    }
 
     /// For example `AL_POSITION of source 7`.
     var description: String {
@@ -26,29 +57,54 @@ struct UncheckedWrite {
 ///
 /// Property writes are validated in Swift before OpenAL sees them, so OpenAL has no reason
 /// to refuse one; checking `alGetError` after each would double the cost of a setter (it
-/// takes OpenAL Soft's list lock). They are noted here instead, in a few stores, and checked
-/// together: by the next checked call in the same context (before its own call, so an error
-/// is pinned on the writes that caused it), at the end of an update batch, on the engine's
-/// service tick, and by ``AudioContext/checkErrors()``.
+/// takes OpenAL Soft's list lock). They are noted in the context's ``UncheckedJournal``
+/// instead, in a few plain stores, and checked together: by the next checked call in the
+/// same context (before its own call, so an error is pinned on the writes that caused it),
+/// at the end of an update batch, on the engine's service tick, and by
+/// ``AudioContext/checkErrors()``. This is a snapshot of the journal.
 struct UncheckedWrites {
-    private(set) var count = 0
-    private(set) var first: UncheckedWrite?
-    private(set) var last: UncheckedWrite?
+    var count = 0
+    var first: UncheckedWrite?
+    var last: UncheckedWrite?
 
     var isEmpty: Bool { count == 0 }
-
-    @inline(__always)
-    mutating func note(_ write: UncheckedWrite) {
-        if count == 0 { first = write }
-        last = write
-        count += 1
-    }
 
     /// For an error message: how many, the first and the last.
     var summary: String {
         guard let first, let last else { return "no writes" }
         if count == 1 { return "the write of \(first.description)" }
         return "one of \(count) property writes (the first \(first.description), the last \(last.description))"
+    }
+}
+
+/// Where a context notes its unchecked writes. Its words are atomics written with relaxed
+/// plain stores (no locked instruction): a direct vector write notes itself without the
+/// gateway lock (see ``OpenAL/withThreadContext(_:_:)``). Under a race the count may come out
+/// low or the first and last may not be the very first and last; the check itself is
+/// `alGetError`, which misses nothing.
+struct UncheckedJournal: ~Copyable {
+    private let count = Atomic<Int>(0)
+    private let first = Atomic<UInt64>(0)
+    private let last = Atomic<UInt64>(0)
+
+    init() {}
+
+    @inline(__always)
+    func note(_ write: UncheckedWrite) {
+        let n = count.load(ordering: .relaxed)
+        if n == 0 { first.store(write.packed, ordering: .relaxed) }
+        last.store(write.packed, ordering: .relaxed)
+        count.store(n + 1, ordering: .relaxed)
+    }
+
+    @inline(__always)
+    var isEmpty: Bool { count.load(ordering: .relaxed) == 0 }
+
+    /// What the journal holds, and empties it.
+    func take() -> UncheckedWrites {
+        let n = count.exchange(0, ordering: .relaxed)
+        return UncheckedWrites(count: n, first: UncheckedWrite(packed: first.exchange(0, ordering: .relaxed)),
+                               last: UncheckedWrite(packed: last.exchange(0, ordering: .relaxed)))
     }
 }
 

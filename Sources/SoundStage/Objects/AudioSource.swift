@@ -17,6 +17,9 @@ public final class AudioSource: Sendable, CustomStringConvertible {
 
     /// The context the source lives in.
     public let context: AudioContext
+    /// The context's gateway handle, copied so the per-call path reads it without going
+    /// through the context (the source keeps its context, and so the handle, alive).
+    let handle: ContextHandle
     let name: ALuint
     private let feed = Mutex(Feed())
 
@@ -49,6 +52,7 @@ public final class AudioSource: Sendable, CustomStringConvertible {
             throw error
         }
         self.context = context
+        self.handle = context.handle
         Diagnostics.liveSources.add(1, ordering: .relaxed)
     }
 
@@ -91,7 +95,15 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     /// `set(_:to:)`; this concrete overload lets callers in other modules reach code
     /// specialised for the type, which matters when moving many sources every frame.
     public func set(_ property: Property<AudioSource, SIMD3<Float>>, to value: SIMD3<Float>) throws {
-        try OpenAL.withContext(context.handle) { scope in
+        if let direct = property.vectorWriter, OpenAL.directWritesSkipLock {
+            // The per-frame path: checked in Swift, then written with the context current for
+            // this thread and no lock (see OpenAL.withThreadContext).
+            try checkDirect(property, value, via: .direct)
+            let (handle, name) = (self.handle, self.name)
+            try OpenAL.withThreadContext(handle) { handle.writeDirect(direct, property.param, value, to: name, target: .source) }
+            return
+        }
+        try OpenAL.withContext(handle) { scope in
             try write(property, value, in: scope, via: .direct)
         }
     }
@@ -287,5 +299,6 @@ extension AudioSource: PropertyOwner {
     var owningContext: AudioContext { context }
     var propertyObjectName: ALuint { name }
     var writeTarget: UncheckedWrite.Target { .source }
+    var contextHandle: ContextHandle { handle }
     var errorObject: String { description }
 }

@@ -55,16 +55,45 @@ extension AudioContext {
 
 extension Property where Owner == Listener, Value == Float {
     /// Master gain of the context (`AL_GAIN` on the listener), at least 0. Default 1.
-    public static var gain: Self {
-        Property("gain", AL_GAIN, read: { _, p in var v: Float = 0; alGetListenerf(p, &v); return v },
-                 write: { _, p, v in alListenerf(p, v) },
-                 validate: ALValue.atLeastZero)
-    }
+    public static var gain: Self { Self(ListenerProperties.gain) }
 }
 
 extension Property where Owner == Listener, Value == SIMD3<Float> {
-    private static func vector(_ name: String, _ param: Int32) -> Self {
-        Property(name, param,
+    /// Position in the world (`AL_POSITION`). Default zero.
+    public static var position: Self { Self(ListenerProperties.position) }
+    /// Velocity in units per second, for Doppler (`AL_VELOCITY`). Default zero.
+    public static var velocity: Self { Self(ListenerProperties.velocity) }
+}
+
+extension Property where Owner == Listener, Value == Orientation {
+    /// Forward and up vectors (`AL_ORIENTATION`).
+    public static var orientation: Self { Self(ListenerProperties.orientation) }
+}
+
+/// Every property of this file, made once and kept for the life of the process: the
+/// `static var`s above hand out properties that refer to these without retaining them.
+enum ListenerProperties {
+    static let gain = PropertyAccessor<Float>("gain", AL_GAIN, read: { _, p in var v: Float = 0; alGetListenerf(p, &v); return v },
+        write: { _, p, v in alListenerf(p, v) },
+        validate: ALValue.atLeastZero)
+    static let position: PropertyAccessor<SIMD3<Float>> = .vector("position", AL_POSITION)
+    static let velocity: PropertyAccessor<SIMD3<Float>> = .vector("velocity", AL_VELOCITY)
+    static let orientation = PropertyAccessor<Orientation>("orientation", AL_ORIENTATION,
+        read: { _, p in
+            var v = [Float](repeating: 0, count: 6)
+            alGetListenerfv(p, &v)
+            return Orientation(forward: SIMD3(v[0], v[1], v[2]), up: SIMD3(v[3], v[4], v[5]))
+        },
+        write: { _, p, o in
+            let v: [Float] = [o.forward.x, o.forward.y, o.forward.z, o.up.x, o.up.y, o.up.z]
+            alListenerfv(p, v)
+        },
+        validate: { o, _ in o.problem })
+}
+
+extension PropertyAccessor where Value == SIMD3<Float> {
+    fileprivate static func vector(_ name: String, _ param: Int32) -> PropertyAccessor<SIMD3<Float>> {
+        PropertyAccessor(name, param,
                  read: { _, p in
                      var x: Float = 0, y: Float = 0, z: Float = 0
                      alGetListener3f(p, &x, &y, &z)
@@ -72,27 +101,5 @@ extension Property where Owner == Listener, Value == SIMD3<Float> {
                  },
                  write: { _, p, v in alListener3f(p, v.x, v.y, v.z) },
                  validate: ALValue.finiteVector)
-    }
-
-    /// Position in the world (`AL_POSITION`). Default zero.
-    public static var position: Self { vector("position", AL_POSITION) }
-    /// Velocity in units per second, for Doppler (`AL_VELOCITY`). Default zero.
-    public static var velocity: Self { vector("velocity", AL_VELOCITY) }
-}
-
-extension Property where Owner == Listener, Value == Orientation {
-    /// Forward and up vectors (`AL_ORIENTATION`).
-    public static var orientation: Self {
-        Property("orientation", AL_ORIENTATION,
-                 read: { _, p in
-                     var v = [Float](repeating: 0, count: 6)
-                     alGetListenerfv(p, &v)
-                     return Orientation(forward: SIMD3(v[0], v[1], v[2]), up: SIMD3(v[3], v[4], v[5]))
-                 },
-                 write: { _, p, o in
-                     let v: [Float] = [o.forward.x, o.forward.y, o.forward.z, o.up.x, o.up.y, o.up.z]
-                     alListenerfv(p, v)
-                 },
-                 validate: { o, _ in o.problem })
     }
 }

@@ -1,3 +1,5 @@
+import COpenAL
+
 extension UpdateBatch {
     /// Sets a property of a source of this context; validated before OpenAL sees it.
     ///
@@ -30,11 +32,14 @@ extension UpdateBatch {
             for (source, value) in zip(sources, values) { try apply(property, of: source, value) }
             return
         }
-        for (source, value) in zip(sources, values) {
+        var names = [ALuint](repeating: 0, count: sources.count)
+        for (index, source) in sources.enumerated() {
             try checkContext(of: source, property.name)
-            try source.checkDirect(property, value, via: .batch)
+            try source.checkDirect(property, values[index], via: .batch)
+            names[index] = source.name
         }
-        for (source, value) in zip(sources, values) { source.commitDirect(property, value, in: scope) }
+        // Written by name, so the loop touches no reference count.
+        for index in names.indices { scope.commitDirect(property, values[index], to: names[index], target: .source) }
     }
 
     /// Sets a property of this context's listener.

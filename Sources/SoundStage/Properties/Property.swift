@@ -15,58 +15,80 @@ public struct Property<Owner, Value: Sendable>: Sendable, CustomStringConvertibl
     /// An `alSourcefv`-shaped C function, for the vectors written straight through.
     typealias VectorWriter = @convention(c) (ALuint, ALenum, UnsafePointer<ALfloat>?) -> Void
 
-    /// The property's name, e.g. `gain`.
-    public let name: String
-    /// The OpenAL parameter, e.g. `AL_GAIN`.
-    let param: Int32
-    /// Reads the value. Runs under the OpenAL lock with the owner's context current.
-    let read: @Sendable (_ object: ALuint, _ param: Int32) -> Value
-    /// Writes the value; nil for a read-only property. Runs like ``read``.
-    let write: (@Sendable (_ object: ALuint, _ param: Int32, _ value: Value) -> Void)?
-    /// Returns why `value` is invalid, or nil when it may be handed to OpenAL. Takes the
-    /// property's name so that no validator captures anything: properties are built on every
-    /// access, and a capturing closure would allocate on every setter call.
-    let validate: @Sendable (_ value: Value, _ name: String) -> String?
-    /// The AL extension the property needs, if any.
-    let requiredExtension: String?
-    /// For the playback offsets: which unit, so the source can check the value against its
-    /// length.
-    let offsetUnit: OffsetUnit?
-    /// For a vector any finite value of which is valid, needing no extension (a source's
-    /// position, velocity and direction): the C function that writes it, so the per-frame
-    /// setters call OpenAL directly instead of going through the generic closures (measured:
-    /// about 120 instructions a write less).
-    let vectorWriter: VectorWriter?
+    /// What the property is, made once and kept for the life of the process by a property
+    /// table (``SourceProperties``, ``ListenerProperties``, ``ContextProperties``). A
+    /// property refers to it without retaining it: passing `.position` to a setter every
+    /// frame copies a pointer, with no atomic reference counting (measured: each retain and
+    /// release pair costs about as much as the lock).
+    unowned(unsafe) let accessor: PropertyAccessor<Value>
 
-    init(
+    /// A property of an accessor a table keeps.
+    init(_ accessor: PropertyAccessor<Value>) { self.accessor = accessor }
+
+    /// The property's name, e.g. `gain`.
+    public var name: String { accessor.name }
+    /// The OpenAL parameter, e.g. `AL_GAIN`.
+    var param: Int32 { accessor.param }
+    var read: @Sendable (ALuint, Int32) -> Value { accessor.read }
+    var write: (@Sendable (ALuint, Int32, Value) -> Void)? { accessor.write }
+    var validate: @Sendable (Value, String) -> String? { accessor.validate }
+    var requiredExtension: String? { accessor.requiredExtension }
+    var offsetUnit: OffsetUnit? { accessor.offsetUnit }
+    var vectorWriter: VectorWriter? { accessor.vectorWriter }
+
+    /// Whether `set(_:to:)` is refused.
+    public var isReadOnly: Bool { accessor.write == nil }
+
+    /// The property's name.
+    public var description: String { name }
+}
+
+/// Everything about one property, made once (the property tables keep one of each).
+final class PropertyAccessor<Value: Sendable>: Sendable {
+    /// Makes an accessor. Only the property tables make them, and keep them forever.
+    convenience init(
         _ name: String, _ param: Int32, extension requiredExtension: String? = nil,
         read: @escaping @Sendable (ALuint, Int32) -> Value,
         write: (@Sendable (ALuint, Int32, Value) -> Void)?,
         validate: @escaping @Sendable (Value, String) -> String? = { _, _ in nil },
         offsetUnit: OffsetUnit? = nil,
-        vectorWriter: VectorWriter? = nil
+        vectorWriter: Property<Never, Value>.VectorWriter? = nil
     ) {
+        self.init(name: name, param: param, requiredExtension: requiredExtension, read: read, write: write,
+                  validate: validate, offsetUnit: offsetUnit, vectorWriter: vectorWriter)
+    }
+
+    /// The property's name, e.g. `gain`.
+    let name: String
+    /// The OpenAL parameter, e.g. `AL_GAIN`.
+    let param: Int32
+    /// The AL extension the property needs, if any.
+    let requiredExtension: String?
+    /// Reads the value. Runs under the OpenAL lock with the owner's context current.
+    let read: @Sendable (_ object: ALuint, _ param: Int32) -> Value
+    /// Writes the value; nil for a read-only property. Runs like ``read``.
+    let write: (@Sendable (_ object: ALuint, _ param: Int32, _ value: Value) -> Void)?
+    /// Returns why `value` is invalid, or nil when it may be handed to OpenAL.
+    let validate: @Sendable (_ value: Value, _ name: String) -> String?
+    /// For the playback offsets: which unit, so the source can check the value against its
+    /// length.
+    let offsetUnit: OffsetUnit?
+    /// For a vector any finite value of which is valid, needing no extension (a source's
+    /// position, velocity and direction): the C function that writes it, so the per-frame
+    /// setters call OpenAL directly instead of going through the generic closures.
+    let vectorWriter: Property<Never, Value>.VectorWriter?
+
+    init(name: String, param: Int32, requiredExtension: String?, read: @escaping @Sendable (ALuint, Int32) -> Value,
+         write: (@Sendable (ALuint, Int32, Value) -> Void)?, validate: @escaping @Sendable (Value, String) -> String?,
+         offsetUnit: OffsetUnit?, vectorWriter: Property<Never, Value>.VectorWriter?) {
         self.name = name
         self.param = param
+        self.requiredExtension = requiredExtension
         self.read = read
         self.write = write
         self.validate = validate
-        self.requiredExtension = requiredExtension
         self.offsetUnit = offsetUnit
         self.vectorWriter = vectorWriter
-    }
-
-    /// Whether `set(_:to:)` is refused.
-    public var isReadOnly: Bool { write == nil }
-
-    /// The property's name.
-    public var description: String { name }
-
-    /// The same property for another owner type (the listener's table is written for
-    /// ``Listener`` and applied through its internal owner class).
-    func rebound<Other>(to: Other.Type) -> Property<Other, Value> {
-        Property<Other, Value>(name, param, extension: requiredExtension, read: read, write: write,
-                               validate: validate, offsetUnit: offsetUnit, vectorWriter: vectorWriter)
     }
 }
 

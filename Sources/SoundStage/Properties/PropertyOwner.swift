@@ -18,6 +18,8 @@ protocol PropertyOwner: ErrorNaming {
     var propertyObjectName: ALuint { get }
     /// What an unchecked write is noted against.
     var writeTarget: UncheckedWrite.Target { get }
+    /// The gateway handle of ``owningContext``.
+    var contextHandle: ContextHandle { get }
     /// A check of the owner's own beyond the property's validator (a source checks playback
     /// offsets against its length); nil when there is nothing to say.
     func ownCheck<V>(_ property: Property<Self, V>, _ value: V) -> String?
@@ -25,6 +27,8 @@ protocol PropertyOwner: ErrorNaming {
 
 extension PropertyOwner {
     func ownCheck<V>(_ property: Property<Self, V>, _ value: V) -> String? { nil }
+
+    var contextHandle: ContextHandle { owningContext.handle }
 
     /// Reads a property. OpenAL cannot refuse a valid parameter of a live object; an error
     /// from earlier unchecked writes that the read's check finds is logged.
@@ -51,7 +55,7 @@ extension PropertyOwner {
     /// Writes a property on its own: the lock, the context, and ``write(_:_:in:via:)``.
     @inline(__always)
     func writeProperty<V>(_ property: Property<Self, V>, _ value: V) throws {
-        try OpenAL.withContext(owningContext.handle) { scope in
+        try OpenAL.withContext(contextHandle) { scope in
             try write(property, value, in: scope, via: .direct)
         }
     }
@@ -98,13 +102,7 @@ extension PropertyOwner {
     /// The OpenAL half of a direct vector write, for a value ``checkDirect(_:_:via:)`` passed.
     @inline(__always)
     func commitDirect(_ property: Property<Self, SIMD3<Float>>, _ value: SIMD3<Float>, in scope: borrowing ALScope) {
-        guard let direct = property.vectorWriter else { return }
-        let name = propertyObjectName
-        scope.write(UncheckedWrite(target: writeTarget, object: name, param: property.param)) {
-            withUnsafePointer(to: value) {
-                $0.withMemoryRebound(to: Float.self, capacity: 3) { direct(name, property.param, $0) }
-            }
-        }
+        scope.commitDirect(property, value, to: propertyObjectName, target: writeTarget)
     }
 
     private func refusal<V>(_ code: SoundStageError.Code, _ property: Property<Self, V>, _ via: WriteRoute, _ reason: String) -> SoundStageError {
@@ -112,5 +110,15 @@ extension PropertyOwner {
         case .direct: return failure(code, "set(\(property.name))", reason)
         case .batch: return failure(code, of: "UpdateBatch", "set(\(property.name))", reason)
         }
+    }
+}
+
+extension ALScope {
+    /// The OpenAL half of a direct vector write to the object named `name`, for a value
+    /// already checked.
+    @inline(__always)
+    func commitDirect<Owner>(_ property: Property<Owner, SIMD3<Float>>, _ value: SIMD3<Float>, to name: ALuint, target: UncheckedWrite.Target) {
+        guard let direct = property.vectorWriter else { return }
+        context.writeDirect(direct, property.param, value, to: name, target: target)
     }
 }
