@@ -41,14 +41,10 @@ struct Convert: ParsableCommand {
     @Argument(help: "The file to read.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The WAV file to write.")
-    var output: String
-
-    @Option(help: "Sample format of the WAV file: pcm16 or float32.")
-    var format: String = "pcm16"
+    @OptionGroup var wav: WAVOutput
 
     func run() throws {
-        guard let sampleFormat = WAVSampleFormat(rawValue: format) else { fail("--format must be pcm16 or float32, got \(format)") }
+        let sampleFormat = wav.sampleFormat
         do {
             let sound = try SoundFile.decode(contentsOf: URL(fileURLWithPath: input))
             guard let layout = ChannelLayout.outputLayouts.first(where: { $0.channelCount == sound.channels.channelCount }) else {
@@ -57,8 +53,8 @@ struct Convert: ParsableCommand {
             let samples = sound.floatSamples()
             let audio = RenderedAudio(format: RenderFormat(sampleRate: sound.sampleRate, channels: layout, sampleType: .float32),
                                       samples: samples)
-            try audio.writeWAV(to: URL(fileURLWithPath: output), as: sampleFormat)
-            print("\(output): \(sound.frameCount) frames, \(sound.sampleRate) Hz, \(sound.channels.channelCount) channels, \(sampleFormat.rawValue)")
+            wav.write(audio)
+            print("\(wav.output): \(sound.frameCount) frames, \(sound.sampleRate) Hz, \(sound.channels.channelCount) channels, \(sampleFormat.rawValue)")
         } catch {
             fail("\(error)")
         }

@@ -10,19 +10,13 @@ struct Render: ParsableCommand {
     @Argument(help: "The scene file (JSON).")
     var scene: String
 
-    @Option(name: .shortAndLong, help: "The WAV file to write.")
-    var output: String
-
-    @Option(help: "Sample format of the WAV file: pcm16 or float32.")
-    var format: String = "pcm16"
+    @OptionGroup var wav: WAVOutput
 
     @Option(help: "Also draw the scene and its levels to this SVG file.")
     var plot: String?
 
     func run() throws {
-        guard let sampleFormat = WAVSampleFormat(rawValue: format) else {
-            fail("--format must be pcm16 or float32, got \(format)")
-        }
+        _ = wav.sampleFormat   // a bad --format fails before the render, not after
         let description: SceneDescription
         do { description = try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene)) } catch {
             fail("\(error)")
@@ -38,8 +32,8 @@ struct Render: ParsableCommand {
         }
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
+        wav.write(audio)
         do {
-            try audio.writeWAV(to: URL(fileURLWithPath: output), as: sampleFormat)
             if let plot {
                 let svg = ScenePlot.svg(scene: description, audio: audio)
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: plot), options: .atomic)
@@ -51,7 +45,7 @@ struct Render: ParsableCommand {
         let levels = audio.levels().enumerated().map { c, level in
             "\(names[c]) peak \(String(format: "%.1f", level.peak)) RMS \(String(format: "%.1f", level.rms))"
         }.joined(separator: ", ")
-        print("\(output): \(String(format: "%.2f", description.duration)) s, \(description.sampleRate) Hz \(description.channels.rawValue), "
+        print("\(wav.output): \(String(format: "%.2f", description.duration)) s, \(description.sampleRate) Hz \(description.channels.rawValue), "
               + "rendered in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.0f", description.duration / max(elapsed, 1e-6)))x real time); dBFS: \(levels)")
     }
 }

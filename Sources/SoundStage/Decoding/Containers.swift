@@ -53,11 +53,9 @@ struct ContainerLayout: Sendable {
             SoundFile.failure(.decodingFailed, "decode(WAV)", object: name, reason)
         }
         var fmt: (code: Int, channels: Int, rate: Int, blockAlign: Int, bits: Int)?
-        var offset = 12
-        while offset + 8 <= b.count {
-            let id = b.tag(offset), size = b.u32le(offset + 4), body = offset + 8
-            let available = b.count - body
-            switch id {
+        for chunk in b.chunks(from: 12, headerBytes: 8, padded: true, size: { b.u32le($0 + 4) }) {
+            let (size, body, available) = (chunk.size, chunk.body, chunk.available)
+            switch chunk.id {
             case "fmt ":
                 guard size >= 16, available >= 16 else { throw fail("the fmt chunk is \(size) bytes, too short") }
                 var code = b.u16le(body)
@@ -77,8 +75,6 @@ struct ContainerLayout: Sendable {
             default:
                 break   // LIST, fact, cue and anything else
             }
-            guard size <= available else { break }
-            offset = body + size + (size & 1)
         }
         throw fail(fmt == nil ? "no fmt chunk" : "no data chunk")
     }
@@ -112,11 +108,9 @@ struct ContainerLayout: Sendable {
         let isAIFC = b.tag(8) == "AIFC"
         var comm: (channels: Int, frames: Int, bits: Int, rate: Double, compression: String)?
         var sound: Range<Int>?
-        var offset = 12
-        while offset + 8 <= b.count {
-            let id = b.tag(offset), size = b.u32be(offset + 4), body = offset + 8
-            let available = b.count - body
-            switch id {
+        for chunk in b.chunks(from: 12, headerBytes: 8, padded: true, size: { b.u32be($0 + 4) }) {
+            let (size, body, available) = (chunk.size, chunk.body, chunk.available)
+            switch chunk.id {
             case "COMM":
                 guard available >= 18, size >= 18 else { throw fail("the COMM chunk is too short") }
                 var compression = "NONE"
@@ -134,8 +128,6 @@ struct ContainerLayout: Sendable {
             default:
                 break
             }
-            guard size <= available else { break }
-            offset = body + size + (size & 1)
         }
         guard let comm else { throw fail("no COMM chunk") }
         guard let sound else { throw fail("no SSND chunk") }
@@ -170,12 +162,14 @@ struct ContainerLayout: Sendable {
         guard b.u16be(4) == 1 else { throw fail("CAF version \(b.u16be(4)) is not 1") }
         var desc: (rate: Double, format: String, flags: Int, bytesPerPacket: Int, framesPerPacket: Int, channels: Int, bits: Int)?
         var data: Range<Int>?
-        var offset = 8
-        while offset + 12 <= b.count {
-            let id = b.tag(offset), stated = b.i64be(offset + 4), body = offset + 12
-            let available = b.count - body
-            let size = stated < 0 ? available : Int(min(stated, Int64(Int.max / 2)))
-            switch id {
+        // A negative size (-1) is the data chunk of a file still being written: to the end.
+        let size: (Int) -> Int = { offset in
+            let stated = b.i64be(offset + 4)
+            return stated < 0 ? b.count - offset - 12 : Int(min(stated, Int64(Int.max / 2)))
+        }
+        for chunk in b.chunks(from: 8, headerBytes: 12, padded: false, size: size) {
+            let (size, body, available) = (chunk.size, chunk.body, chunk.available)
+            switch chunk.id {
             case "desc":
                 guard size >= 32, available >= 32 else { throw fail("the desc chunk is too short") }
                 desc = (Double(bitPattern: b.u64be(body)), b.tag(body + 8), b.u32be(body + 12), b.u32be(body + 16),
@@ -186,8 +180,6 @@ struct ContainerLayout: Sendable {
             default:
                 break
             }
-            guard size <= available else { break }
-            offset = body + size
         }
         guard let desc else { throw fail("no desc chunk") }
         guard let data else { throw fail("no data chunk") }
@@ -218,6 +210,31 @@ struct ContainerLayout: Sendable {
 
 /// Bounds-checked reads of integers and tags from a file's bytes; reads past the end give 0.
 struct ByteView {
+    /// One chunk of a RIFF, IFF or CAF file: its tag, stated size, where its body starts,
+    /// and how many bytes of the file follow that start.
+    struct Chunk {
+        let id: String
+        let size: Int
+        let body: Int
+        let available: Int
+    }
+
+    /// The chunks from `start`, each a 4-byte tag and a size (read by `size` from the
+    /// chunk's offset) in `headerBytes`, then the body, padded to an even length when
+    /// `padded`. The walk ends with the first chunk that runs past the end of the file (it is
+    /// still listed: a truncated file keeps what it has).
+    func chunks(from start: Int, headerBytes: Int, padded: Bool, size: (Int) -> Int) -> [Chunk] {
+        var chunks: [Chunk] = []
+        var offset = start
+        while offset + headerBytes <= count {
+            let chunk = Chunk(id: tag(offset), size: size(offset), body: offset + headerBytes, available: count - offset - headerBytes)
+            chunks.append(chunk)
+            guard chunk.size <= chunk.available else { break }
+            offset = chunk.body + chunk.size + (padded ? chunk.size & 1 : 0)
+        }
+        return chunks
+    }
+
     let bytes: UnsafeRawBufferPointer
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
     var count: Int { bytes.count }

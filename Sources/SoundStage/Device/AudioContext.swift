@@ -185,7 +185,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// What OpenAL Soft did about HRTF on this context's device.
     public var hrtfStatus: HRTFStatus {
         guard device.isExtensionPresent("ALC_SOFT_HRTF") else { return .unknown }
-        return OpenAL.withDevice { HRTFStatus(alc: device.integer($0, ALC_HRTF_STATUS_SOFT)) }
+        return OpenAL.withDevice { HRTFStatus(al: device.integer($0, ALC_HRTF_STATUS_SOFT)) }
     }
 
     /// The name of the HRTF in use, nil when HRTF is off.

@@ -22,21 +22,6 @@ public enum DistanceModel: String, Sendable, CaseIterable, Hashable {
     /// Exponent with d clamped to ref...max (`AL_EXPONENT_DISTANCE_CLAMPED`).
     case exponentClamped
 
-    var alValue: Int32 {
-        switch self {
-        case .none: return AL_NONE
-        case .inverse: return AL_INVERSE_DISTANCE
-        case .inverseClamped: return AL_INVERSE_DISTANCE_CLAMPED
-        case .linear: return AL_LINEAR_DISTANCE
-        case .linearClamped: return AL_LINEAR_DISTANCE_CLAMPED
-        case .exponent: return AL_EXPONENT_DISTANCE
-        case .exponentClamped: return AL_EXPONENT_DISTANCE_CLAMPED
-        }
-    }
-
-    init(al value: Int32) {
-        self = DistanceModel.allCases.first { $0.alValue == value } ?? .inverseClamped
-    }
 
     /// The gain this model gives at `distance`, as OpenAL computes it (before min/max gain).
     public func gain(distance: Float, referenceDistance ref: Float, maxDistance max: Float, rolloff: Float) -> Float {
@@ -59,4 +44,13 @@ public enum DistanceModel: String, Sendable, CaseIterable, Hashable {
             return powf(d / ref, -rolloff)
         }
     }
+}
+
+extension DistanceModel: ALEnumeration {
+    static let alValues: [(DistanceModel, Int32)] = [
+        (.none, AL_NONE), (.inverse, AL_INVERSE_DISTANCE), (.inverseClamped, AL_INVERSE_DISTANCE_CLAMPED),
+        (.linear, AL_LINEAR_DISTANCE), (.linearClamped, AL_LINEAR_DISTANCE_CLAMPED),
+        (.exponent, AL_EXPONENT_DISTANCE), (.exponentClamped, AL_EXPONENT_DISTANCE_CLAMPED),
+    ]
+    static var fallback: DistanceModel { .inverseClamped }
 }

@@ -27,18 +27,16 @@ public enum HRTFStatus: Sendable, Hashable {
     /// The device has no `ALC_SOFT_HRTF`, or reported a status SoundStage does not know.
     case unknown
 
-    init(alc value: Int32) {
-        switch value {
-        case ALC_HRTF_DISABLED_SOFT: self = .disabled
-        case ALC_HRTF_ENABLED_SOFT: self = .enabled
-        case ALC_HRTF_DENIED_SOFT: self = .denied
-        case ALC_HRTF_REQUIRED_SOFT: self = .required
-        case ALC_HRTF_HEADPHONES_DETECTED_SOFT: self = .headphonesDetected
-        case ALC_HRTF_UNSUPPORTED_FORMAT_SOFT: self = .unsupportedFormat
-        default: self = .unknown
-        }
-    }
 
     /// Whether HRTF is being applied.
     public var isActive: Bool { self == .enabled || self == .required || self == .headphonesDetected }
+}
+
+extension HRTFStatus: ALEnumeration {
+    static let alValues: [(HRTFStatus, Int32)] = [
+        (.disabled, ALC_HRTF_DISABLED_SOFT), (.enabled, ALC_HRTF_ENABLED_SOFT), (.denied, ALC_HRTF_DENIED_SOFT),
+        (.required, ALC_HRTF_REQUIRED_SOFT), (.headphonesDetected, ALC_HRTF_HEADPHONES_DETECTED_SOFT),
+        (.unsupportedFormat, ALC_HRTF_UNSUPPORTED_FORMAT_SOFT),
+    ]
+    static var fallback: HRTFStatus { .unknown }
 }

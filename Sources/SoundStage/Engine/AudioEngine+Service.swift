@@ -91,15 +91,7 @@ extension AudioEngine {
 
     /// A stream of the engine's own events (``EngineEvent``) from now on; each call makes a
     /// new subscriber. It ends when the engine goes away.
-    public func events() -> AsyncStream<EngineEvent> {
-        let (stream, continuation) = AsyncStream<EngineEvent>.makeStream(bufferingPolicy: .unbounded)
-        let id = UUID()
-        state.withLockedValue { $0.continuations[id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLockedValue { _ = $0.continuations.removeValue(forKey: id) }
-        }
-        return stream
-    }
+    public func events() -> AsyncStream<EngineEvent> { EventSubscribers.subscribe(state, \.subscribers) }
 
     /// Logs an error no caller can catch and posts it as ``EngineEvent/serviceError(_:player:)``.
     func reportServiceError(_ held: borrowing LockHeld, _ error: any Error, player: Player?) {
@@ -123,7 +115,7 @@ extension AudioEngine {
                     s.draining = false
                     return nil
                 }
-                return (s.outbox.removeFirst(), Array(s.continuations.values))
+                return (s.outbox.removeFirst(), s.subscribers.all)
             }
             guard let (outgoing, engineStreams) = next else { return }
             switch outgoing {

@@ -17,7 +17,7 @@ struct EngineState {
     var lastLevels: [(peak: Double, rms: Double)] = []
     /// The output latency read at the last tick (real devices), in seconds.
     var lastLatencySeconds = 0.0
-    var continuations: [UUID: AsyncStream<EngineEvent>.Continuation] = [:]
+    var subscribers = EventSubscribers<EngineEvent>()
 }
 
 /// Players to start together at an engine time.

@@ -154,6 +154,18 @@ enum OpenAL {
         return gateway.usesThreadContexts && !gateway.lock.isHeldByCurrentThread
     }
 
+    /// Deletes the OpenAL name of an object whose Swift life ends (`alDeleteSources`,
+    /// `alDeleteBuffers`). A deinit cannot throw, so an error is logged, never dropped.
+    static func deleteName(_ name: ALuint, in context: ContextHandle, _ operation: String, object: String,
+                           _ delete: (ALsizei, UnsafePointer<ALuint>?) -> Void) {
+        var name = name
+        do {
+            try withContext(context) { scope in try scope.call(operation, on: object) { delete(1, &name) } }
+        } catch {
+            Log.report(error)
+        }
+    }
+
     /// Runs ALC-only work (device queries, rendering) under the lock.
     @inline(__always)
     static func withDevice<R>(_ body: (borrowing LockHeld) throws -> R) rethrows -> R {

@@ -116,15 +116,7 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     }
 
     deinit {
-        var name = self.name
-        let object = description
-        do {
-            try OpenAL.withContext(context.handle) { scope in
-                try scope.call(Self.operationName("deinit"), on: object) { alDeleteBuffers(1, &name) }
-            }
-        } catch {
-            Log.report(error)
-        }
+        OpenAL.deleteName(name, in: context.handle, Self.operationName("deinit"), object: description, alDeleteBuffers)
         Diagnostics.liveBuffers.subtract(1, ordering: .relaxed)
     }
 

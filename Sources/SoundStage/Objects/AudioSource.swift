@@ -57,15 +57,7 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     }
 
     deinit {
-        var name = self.name
-        let object = description
-        do {
-            try OpenAL.withContext(context.handle) { scope in
-                try scope.call(Self.operationName("deinit"), on: object) { alDeleteSources(1, &name) }
-            }
-        } catch {
-            Log.report(error)
-        }
+        OpenAL.deleteName(name, in: handle, Self.operationName("deinit"), object: description, alDeleteSources)
         feed.withLock { feed in
             feed.buffer?.releaseUse()
             feed.queue.forEach { $0.releaseUse() }

@@ -11,14 +11,11 @@ public enum SourceState: Sendable, Hashable {
     /// Stopped, or played to the end.
     case stopped
 
-    init(al value: Int32) {
-        switch value {
-        case AL_PLAYING: self = .playing
-        case AL_PAUSED: self = .paused
-        case AL_STOPPED: self = .stopped
-        default: self = .initial
-        }
-    }
+}
+
+extension SourceState: ALEnumeration {
+    static let alValues: [(SourceState, Int32)] = [(.initial, AL_INITIAL), (.playing, AL_PLAYING), (.paused, AL_PAUSED), (.stopped, AL_STOPPED)]
+    static var fallback: SourceState { .initial }
 }
 
 /// How a source is fed (`AL_SOURCE_TYPE`).
@@ -30,13 +27,11 @@ public enum SourceType: Sendable, Hashable {
     /// Buffers queued with ``AudioSource/queue(_:)``.
     case streaming
 
-    init(al value: Int32) {
-        switch value {
-        case AL_STATIC: self = .static
-        case AL_STREAMING: self = .streaming
-        default: self = .undetermined
-        }
-    }
+}
+
+extension SourceType: ALEnumeration {
+    static let alValues: [(SourceType, Int32)] = [(.undetermined, AL_UNDETERMINED), (.static, AL_STATIC), (.streaming, AL_STREAMING)]
+    static var fallback: SourceType { .undetermined }
 }
 
 /// Whether a source is positioned in 3D (`AL_SOURCE_SPATIALIZE_SOFT`).
@@ -48,21 +43,11 @@ public enum Spatialization: Sendable, Hashable {
     /// OpenAL's default: mono sounds are positioned, others are not.
     case auto
 
-    var alValue: Int32 {
-        switch self {
-        case .off: return AL_FALSE
-        case .on: return AL_TRUE
-        case .auto: return AL_AUTO_SOFT
-        }
-    }
+}
 
-    init(al value: Int32) {
-        switch value {
-        case AL_FALSE: self = .off
-        case AL_TRUE: self = .on
-        default: self = .auto
-        }
-    }
+extension Spatialization: ALEnumeration {
+    static let alValues: [(Spatialization, Int32)] = [(.off, AL_FALSE), (.on, AL_TRUE), (.auto, AL_AUTO_SOFT)]
+    static var fallback: Spatialization { .auto }
 }
 
 /// A playback offset together with the output latency behind it (`AL_SOFT_source_latency`):

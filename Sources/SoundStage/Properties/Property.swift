@@ -26,27 +26,53 @@ public struct Property<Owner, Value: Sendable>: Sendable, CustomStringConvertibl
     init(_ accessor: PropertyAccessor<Value>) { self.accessor = accessor }
 
     /// The property's name, e.g. `gain`.
-    public var name: String { accessor.name }
+    public var name: String { accessor.definition.name }
     /// The OpenAL parameter, e.g. `AL_GAIN`.
-    var param: Int32 { accessor.param }
-    var read: @Sendable (ALuint, Int32) -> Value { accessor.read }
-    var write: (@Sendable (ALuint, Int32, Value) -> Void)? { accessor.write }
-    var validate: @Sendable (Value, String) -> String? { accessor.validate }
-    var requiredExtension: String? { accessor.requiredExtension }
-    var offsetUnit: OffsetUnit? { accessor.offsetUnit }
-    var vectorWriter: VectorWriter? { accessor.vectorWriter }
+    var param: Int32 { accessor.definition.param }
+    var read: @Sendable (ALuint, Int32) -> Value { accessor.definition.read }
+    var write: (@Sendable (ALuint, Int32, Value) -> Void)? { accessor.definition.write }
+    var validate: @Sendable (Value, String) -> String? { accessor.definition.validate }
+    var requiredExtension: String? { accessor.definition.requiredExtension }
+    var offsetUnit: OffsetUnit? { accessor.definition.offsetUnit }
+    var vectorWriter: VectorWriter? { accessor.definition.vectorWriter }
 
     /// Whether `set(_:to:)` is refused.
-    public var isReadOnly: Bool { accessor.write == nil }
+    public var isReadOnly: Bool { accessor.definition.write == nil }
 
     /// The property's name.
     public var description: String { name }
 }
 
-/// Everything about one property, made once (the property tables keep one of each).
+/// Everything about one property.
+struct PropertyDefinition<Value: Sendable>: Sendable {
+    /// The property's name, e.g. `gain`.
+    var name: String
+    /// The OpenAL parameter, e.g. `AL_GAIN`.
+    var param: Int32
+    /// The AL extension the property needs, if any.
+    var requiredExtension: String?
+    /// Reads the value. Runs under the OpenAL lock with the owner's context current.
+    var read: @Sendable (_ object: ALuint, _ param: Int32) -> Value
+    /// Writes the value; nil for a read-only property. Runs like ``read``.
+    var write: (@Sendable (_ object: ALuint, _ param: Int32, _ value: Value) -> Void)?
+    /// Returns why `value` is invalid, or nil when it may be handed to OpenAL.
+    var validate: @Sendable (_ value: Value, _ name: String) -> String?
+    /// For the playback offsets: which unit, so the source can check the value against its
+    /// length.
+    var offsetUnit: OffsetUnit?
+    /// For a vector any finite value of which is valid, needing no extension (a source's
+    /// position, velocity and direction): the C function that writes it, so the per-frame
+    /// setters call OpenAL directly instead of going through the generic closures.
+    var vectorWriter: Property<Never, Value>.VectorWriter?
+}
+
+/// A ``PropertyDefinition`` made once and kept for the life of the process by a property
+/// table, so that a ``Property`` can refer to it without reference counting.
 final class PropertyAccessor<Value: Sendable>: Sendable {
+    let definition: PropertyDefinition<Value>
+
     /// Makes an accessor. Only the property tables make them, and keep them forever.
-    convenience init(
+    init(
         _ name: String, _ param: Int32, extension requiredExtension: String? = nil,
         read: @escaping @Sendable (ALuint, Int32) -> Value,
         write: (@Sendable (ALuint, Int32, Value) -> Void)?,
@@ -54,41 +80,8 @@ final class PropertyAccessor<Value: Sendable>: Sendable {
         offsetUnit: OffsetUnit? = nil,
         vectorWriter: Property<Never, Value>.VectorWriter? = nil
     ) {
-        self.init(name: name, param: param, requiredExtension: requiredExtension, read: read, write: write,
-                  validate: validate, offsetUnit: offsetUnit, vectorWriter: vectorWriter)
-    }
-
-    /// The property's name, e.g. `gain`.
-    let name: String
-    /// The OpenAL parameter, e.g. `AL_GAIN`.
-    let param: Int32
-    /// The AL extension the property needs, if any.
-    let requiredExtension: String?
-    /// Reads the value. Runs under the OpenAL lock with the owner's context current.
-    let read: @Sendable (_ object: ALuint, _ param: Int32) -> Value
-    /// Writes the value; nil for a read-only property. Runs like ``read``.
-    let write: (@Sendable (_ object: ALuint, _ param: Int32, _ value: Value) -> Void)?
-    /// Returns why `value` is invalid, or nil when it may be handed to OpenAL.
-    let validate: @Sendable (_ value: Value, _ name: String) -> String?
-    /// For the playback offsets: which unit, so the source can check the value against its
-    /// length.
-    let offsetUnit: OffsetUnit?
-    /// For a vector any finite value of which is valid, needing no extension (a source's
-    /// position, velocity and direction): the C function that writes it, so the per-frame
-    /// setters call OpenAL directly instead of going through the generic closures.
-    let vectorWriter: Property<Never, Value>.VectorWriter?
-
-    init(name: String, param: Int32, requiredExtension: String?, read: @escaping @Sendable (ALuint, Int32) -> Value,
-         write: (@Sendable (ALuint, Int32, Value) -> Void)?, validate: @escaping @Sendable (Value, String) -> String?,
-         offsetUnit: OffsetUnit?, vectorWriter: Property<Never, Value>.VectorWriter?) {
-        self.name = name
-        self.param = param
-        self.requiredExtension = requiredExtension
-        self.read = read
-        self.write = write
-        self.validate = validate
-        self.offsetUnit = offsetUnit
-        self.vectorWriter = vectorWriter
+        definition = PropertyDefinition(name: name, param: param, requiredExtension: requiredExtension, read: read, write: write,
+                                        validate: validate, offsetUnit: offsetUnit, vectorWriter: vectorWriter)
     }
 }
 

@@ -9,22 +9,14 @@ extension Player {
 
     /// A stream of this player's events from now on; each call makes a new subscriber. It
     /// ends when the player goes away.
-    public func events() -> AsyncStream<PlayerEvent> {
-        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .unbounded)
-        let id = UUID()
-        state.withLockedValue { $0.continuations[id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLockedValue { _ = $0.continuations.removeValue(forKey: id) }
-        }
-        return stream
-    }
+    public func events() -> AsyncStream<PlayerEvent> { EventSubscribers.subscribe(state, \.subscribers) }
 
     /// Hands an event of run `run` to the delegate and the streams, with no lock held. A
     /// `finished` of a run that stop() ended since is dropped.
     func deliver(_ event: PlayerEvent, run: Int) {
         let target = state.withLockedValue { s -> (PlayerDelegate?, [AsyncStream<PlayerEvent>.Continuation])? in
             if case .finished = event, run <= s.cancelledThrough { return nil }
-            return (s.delegate, Array(s.continuations.values))
+            return (s.delegate, s.subscribers.all)
         }
         guard let (delegate, streams) = target else { return }
         switch event {

@@ -3,64 +3,31 @@ import Foundation
 extension Player {
     /// Gain, 0 (silent) to 1 (as recorded). Values outside 0...1 are clamped.
     public var volume: Float {
-        get { state.withLockedValue { $0.settings.volume } }
-        set { if !newValue.isNaN { logging { try setVolume(Self.volumeRange.clamping(newValue)) } } }
+        get { settings.volume }
+        set { setClamped(newValue, in: Self.volumeRange, setVolume) }
     }
 
     /// Sets ``volume``, throwing for a value outside 0...1.
-    public func setVolume(_ value: Float) throws {
-        guard value.isFinite, Self.volumeRange.contains(value) else {
-            throw failure(.invalidArgument, "setVolume(\(value))", "volume must be in \(Self.volumeRange)")
-        }
-        try OpenAL.lock.withLock { held in
-            let muted = isMuted(held)
-            try state.withLockedValue(held) { s in
-                s.settings.volume = value
-                s.tweens.removeAll { $0.kind == .volume }
-                try applyGain(&s, muted: muted)
-            }
-        }
-    }
+    public func setVolume(_ value: Float) throws { try setSetting(.volume, \.volume, value, "setVolume", Self.volumeRange, apply: applyGain) }
 
     /// Left-right placement of a sound that is not positioned: -1 left, 0 centre, 1 right
     /// (clamped). A mono sound is placed at that angle in front of the listener (constant
     /// power); a stereo sound has both its channels turned that way (`AL_EXT_STEREO_ANGLES`;
     /// without it, pan does not move stereo sounds).
-    public var pan: Float {
-        get { state.withLockedValue { $0.settings.pan } }
-        set { if !newValue.isNaN { logging { try setPan(Self.panRange.clamping(newValue)) } } }
-    }
+    public var pan: Float { get { settings.pan } set { setClamped(newValue, in: Self.panRange, setPan) } }
 
     /// Sets ``pan``, throwing for a value outside -1...1.
-    public func setPan(_ value: Float) throws {
-        guard value.isFinite, Self.panRange.contains(value) else {
-            throw failure(.invalidArgument, "setPan(\(value))", "pan must be in \(Self.panRange)")
-        }
-        try state.withLockedValue { s in
-            s.settings.pan = value
-            s.tweens.removeAll { $0.kind == .pan }
-            try applyPan(&s)
-        }
-    }
+    public func setPan(_ value: Float) throws { try setSetting(.pan, \.pan, value, "setPan", Self.panRange, apply: applyPan) }
 
     /// Playback rate, 0.5...2 (clamped); OpenAL couples rate and pitch, as AVAudioPlayer's
     /// `rate` does not, so 2 plays an octave higher as well as twice as fast.
     public var rate: Float {
-        get { state.withLockedValue { $0.settings.rate } }
-        set { if !newValue.isNaN { logging { try setRate(Self.rateRange.clamping(newValue)) } } }
+        get { settings.rate }
+        set { setClamped(newValue, in: Self.rateRange, setRate) }
     }
 
     /// Sets ``rate``, throwing for a value outside 0.5...2.
-    public func setRate(_ value: Float) throws {
-        guard value.isFinite, Self.rateRange.contains(value) else {
-            throw failure(.invalidArgument, "setRate(\(value))", "rate must be in \(Self.rateRange)")
-        }
-        try state.withLockedValue { s in
-            s.settings.rate = value
-            s.tweens.removeAll { $0.kind == .rate }
-            try s.source?.set(.pitch, to: value)
-        }
-    }
+    public func setRate(_ value: Float) throws { try setSetting(.rate, \.rate, value, "setRate", Self.rateRange, apply: applyRate) }
 
     /// 0 plays once, N plays exactly N+1 times back to back (sample-exact), any negative
     /// number loops until stopped. Takes effect at the next start from idle or stopped.
@@ -148,6 +115,34 @@ extension Player {
 
     // MARK: - Applying settings to the source
 
+    /// What the game set, as the properties read it back.
+    var settings: PlayerSettings { state.withLockedValue { $0.settings } }
+
+    /// The one path of the throwing setters: checks `value` against `range` (the error names
+    /// `member` and the setting), cancels the setting's tween, stores it, and applies it to
+    /// the source with the state in hand.
+    private func setSetting(_ kind: Tween.Kind, _ setting: WritableKeyPath<PlayerSettings, Float>, _ value: Float, _ member: String,
+                            _ range: ClosedRange<Float>, apply: (inout PlayerState, _ muted: Bool) throws -> Void) throws {
+        guard value.isFinite, range.contains(value) else {
+            throw failure(.invalidArgument, "\(member)(\(value))", "\(kind) must be in \(range)")
+        }
+        try OpenAL.lock.withLock { held in
+            let muted = isMuted(held)
+            try state.withLockedValue(held) { s in
+                s.tweens.removeAll { $0.kind == kind }
+                s.settings[keyPath: setting] = value
+                try apply(&s, muted)
+            }
+        }
+    }
+
+    /// The property setters' path: NaN is ignored, other values are clamped to `range`, and
+    /// an error (only OpenAL could raise one, for a value already valid) is logged.
+    private func setClamped(_ value: Float, in range: ClosedRange<Float>, _ set: (Float) throws -> Void) {
+        guard !value.isNaN else { return }
+        logging { try set(range.clamping(value)) }
+    }
+
     /// A prepared but unstarted feed was made with the old loop settings: feed again at play.
     private func dropPreparedFeed(_ s: inout PlayerState) {
         if s.pendingStart != nil, s.status == .idle || s.status == .stopped { s.pendingStart = nil }
@@ -171,8 +166,13 @@ extension Player {
         }
     }
 
+    /// Sets the source's pitch from the rate.
+    func applyRate(_ s: inout PlayerState, muted: Bool = false) throws {
+        try s.source?.set(.pitch, to: s.settings.rate)
+    }
+
     /// Places the source: at ``position``, or by ``pan`` in front of the listener.
-    func applyPan(_ s: inout PlayerState) throws {
+    func applyPan(_ s: inout PlayerState, muted: Bool = false) throws {
         guard let source = s.source else { return }
         if let position = s.settings.position {
             try source.set(.isRelative, to: false)

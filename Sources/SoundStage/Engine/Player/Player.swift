@@ -48,7 +48,7 @@ public final class Player: Sendable, CustomStringConvertible {
     }
 
     deinit {
-        let streams = state.withLockedValue { Array($0.continuations.values) }
+        let streams = state.withLockedValue { $0.subscribers.all }
         for continuation in streams { continuation.finish() }
     }
 

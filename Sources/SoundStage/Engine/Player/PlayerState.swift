@@ -30,7 +30,7 @@ struct PlayerState {
     var meteringEnabled = false
     var meters: [(average: Float, peak: Float)] = []
     weak var delegate: PlayerDelegate?
-    var continuations: [UUID: AsyncStream<PlayerEvent>.Continuation] = [:]
+    var subscribers = EventSubscribers<PlayerEvent>()
 
     /// Whether the player holds its engine's attention: playing, paused or scheduled.
     var isEngaged: Bool { status == .playing || status == .paused || status == .scheduled }
