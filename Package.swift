@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundStageTests",
-            dependencies: ["SoundStage", "COpenAL"],
+            dependencies: ["SoundStage", "COpenAL", .product(name: "Logging", package: "swift-log")],
             path: "Tests/SoundStageTests",
             exclude: ["Fixtures"]
         ),

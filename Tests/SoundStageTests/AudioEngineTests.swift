@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import SoundStage
 
@@ -147,14 +148,24 @@ struct AudioEngineTests {
         let started = ContinuousClock.now
         try player.play()
         let source = try #require(player.audioSource)
-        // When the mixer is done with the source (a fresh PulseAudio stream may take a while to start).
-        var stopped: ContinuousClock.Instant?
-        while stopped == nil, ContinuousClock.now - started < .seconds(10) {
-            if source.state == .stopped { stopped = .now } else { try await Task.sleep(for: .milliseconds(1)) }
-        }
+        // When the mixer is done with the source (a fresh PulseAudio stream may take a while to
+        // start), seen by a thread of its own: a test task can wait long on a busy pool.
+        let stoppedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let polled = DispatchSemaphore(value: 0)
+        Thread {
+            while stoppedAt.withLock({ $0 }) == nil, ContinuousClock.now - started < .seconds(10) {
+                if source.state == .stopped { stoppedAt.withLock { $0 = .now } } else { usleep(1_000) }
+            }
+            polled.signal()
+        }.start()
         var iterator = events.makeAsyncIterator()
         let event = await iterator.next()
-        let finished = ContinuousClock.now
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread { polled.wait(); done.resume() }.start()
+        }
+        let stopped = stoppedAt.withLock { $0 }
+        // When the delegate heard of it, on the service thread.
+        let finished = try #require(log.times.first)
         #expect(event?.description == "finished(successfully: true)")
         #expect(log.threads == ["service"])
         let mixed = try #require(stopped)

@@ -72,3 +72,26 @@ struct OpenALGatewayTests {
         #expect(source.get(.position) == [0, 0, -1])
     }
 }
+
+extension OpenALGatewayTests {
+    @Test("a thread other than the main thread keeps no context current after its call, so none outlives its AudioContext")
+    func workerThreadsLetGo() throws {
+        guard OpenAL.usesThreadContexts else { return }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var during: OpaquePointer?
+        nonisolated(unsafe) var after: OpaquePointer?
+        let rig = try LoopbackRig()
+        let source = try AudioSource(context: rig.context)
+        let worker = Thread {
+            try? OpenAL.withContext(rig.context.handle) { _ in during = alcGetThreadContext() }
+            try? source.set(.position, to: [1, 0, 0])
+            after = alcGetThreadContext()
+            done.signal()
+        }
+        worker.start()
+        done.wait()
+        #expect(during == rig.context.handle.raw)
+        #expect(after == nil, "the worker still holds \(String(describing: after))")
+        #expect(source.get(.position) == [1, 0, 0])
+    }
+}

@@ -85,3 +85,22 @@ extension PlayerTests {
         #expect(worst <= 0.5, "\(curve): worst window off its curve by \(worst) dB")
     }
 }
+
+extension PlayerTests {
+    @Test("updateMeters measures the end of a sound that played out before the engine's next tick")
+    func meterAtUnnoticedEnd() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        // 4,700 frames of a 1 kHz sine at 0.5 (-9 dBFS RMS); ticks every 480 frames, so the end
+        // at 4,700 is not noticed before the tick at 4,800.
+        let samples = (0..<4_700).map { 0.5 * sin(2 * Float.pi * 1_000 * Float($0) / 48_000) }
+        let player = engine.makePlayer(try EngineRig.sound(engine, samples, streamed: false))
+        player.isMeteringEnabled = true
+        try player.play()
+        _ = try engine.render(frames: 4_750)
+        #expect(player.isPlaying && player.audioSource?.state == .stopped, "the end is not noticed yet")
+        player.updateMeters()
+        let average = player.averagePower(forChannel: 0)
+        #expect(abs(average - (-9.03)) < 0.5, "the last 1,024 frames are the sine's end, -9 dBFS; got \(average)")
+    }
+}

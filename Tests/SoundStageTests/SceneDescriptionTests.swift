@@ -30,4 +30,15 @@ struct SceneDescriptionTests {
         #expect(sceneError(#"{"duration": 1, "channels": "9.2", "sources": []}"#)?.path == "$.channels")
         #expect(unknown?.description.hasPrefix("bad.json: $.sources[0].volume: ") == true)
     }
+
+    @Test("the scene format keeps its names: \"noise\" is white noise, and \"rear\" is no output layout")
+    func names() throws {
+        let scene = try SceneDescription.parse(Data(#"{"duration": 1, "channels": "5.1", "sources": [{"sound": {"tone": "noise", "frequency": 100, "duration": 0.5}}]}"#.utf8))
+        #expect(scene.channels == .surround51)
+        guard case .tone(let shape, _, _) = scene.sources[0].sound else { Issue.record("not a tone"); return }
+        #expect(shape == .whiteNoise && shape.sceneName == "noise")
+        let rear = sceneError(#"{"duration": 1, "channels": "rear", "sources": []}"#)
+        #expect(rear?.path == "$.channels" && rear?.problem.contains("\"7.1\"") == true && rear?.problem.contains("got \"rear\"") == true && rear?.problem.contains("\"rear\", ") == false)
+        #expect(Waveform.allCases.map(\.sceneName) == ["sine", "square", "sawtooth", "noise", "impulse"])
+    }
 }

@@ -65,3 +65,27 @@ struct UpdateBatchTests {
         expectError(.wrongContext) { try scene.context.update { try $0.set(.velocity, of: [quiet, foreign], to: [.zero, .zero]) } }
     }
 }
+
+extension UpdateBatchTests {
+    @Test("a context made inside a batch: the batch's own writes still reach its context, and are applied")
+    func contextMadeInsideBatch() throws {
+        let rig = try LoopbackRig()
+        let source = try rig.toneSource(at: [0, 0, -1])
+        try source.play()
+        _ = try rig.device.render(frames: 4_800)
+        var other: AudioContext?
+        try rig.context.update { batch in
+            other = try AudioContext(device: rig.device, attributes: ContextAttributes(hrtf: .off))
+            try source.set(.gain, to: 0.25)
+            try batch.set(.position, of: source, to: [0, 0, -2])
+        }
+        #expect(source.get(.gain) == 0.25)
+        #expect(source.get(.position) == [0, 0, -2])
+        // The batch's context is not left deferred: a later change reaches the mixer.
+        try source.set(.gain, to: 0)
+        _ = try rig.device.render(frames: 9_600)
+        let peak = try rig.device.render(frames: 4_800).samples.map(abs).max() ?? 1
+        #expect(peak < 0.001, "peak \(peak) after gain 0")
+        _ = other
+    }
+}

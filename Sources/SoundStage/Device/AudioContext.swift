@@ -92,7 +92,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         list.append(0)
 
         let raw = device.handle.raw
-        let created: (OpaquePointer, [Int32: Int32], [String], String) = try OpenAL.withDevice { held in
+        let created: (OpaquePointer, [Int32: Int32]) = try OpenAL.withDevice { _ in
             let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { alcCreateContext(raw, list) }
             guard let context else {
                 throw fail(.alcInvalidValue, "OpenAL Soft could not create the context")
@@ -107,17 +107,23 @@ public final class AudioContext: Sendable, CustomStringConvertible {
                 effect[values[i]] = values[i + 1]
                 i += 2
             }
-            try OpenAL.makeCurrent(held, context)
-            let ext = OpenAL.string(alGetString(AL_EXTENSIONS)) ?? ""
-            return (context, effect, ext.split(separator: " ").map(String.init), OpenAL.string(alGetString(AL_VERSION)) ?? "")
+            return (context, effect)
         }
-        self.version = created.3
+        let handle = ContextHandle(created.0)
+        // Through the gateway, so that a context made inside another's call (an update
+        // batch, say) leaves that call's context current afterwards.
+        let strings = try OpenAL.withContext(handle) { scope in
+            try scope.call(Self.operationName("init"), on: object) {
+                (OpenAL.string(alGetString(AL_EXTENSIONS)) ?? "", OpenAL.string(alGetString(AL_VERSION)) ?? "")
+            }
+        }
+        self.version = strings.1
         self.device = device
-        self.handle = ContextHandle(created.0)
+        self.handle = handle
         self.id = id
         self.attributesInEffect = created.1
-        self.extensions = created.2
-        self.extensionSet = Set(created.2)
+        self.extensions = strings.0.split(separator: " ").map(String.init)
+        self.extensionSet = Set(extensions)
         // OpenAL Soft 1.19 grants at least 256 sources in all whatever is asked for; the
         // smaller count the caller asked for is the limit SoundStage enforces.
         let grantedMono = Int(created.1[ALC_MONO_SOURCES] ?? 0)
@@ -129,8 +135,11 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     deinit {
         let handle = self.handle
         OpenAL.lock.withLock { held in
-            if handle.hasPending, (try? OpenAL.withContext(handle, { try $0.checkPending() })) == nil {
-                Log.report(failure(.invalidState, "deinit", "OpenAL reported an error for writes not yet checked when the context was released"))
+            do {
+                // The last writes, and any error left in the context, are checked before it goes.
+                try OpenAL.withContext(handle) { scope in try scope.call(Self.operationName("deinit"), on: "context \(id)") {} }
+            } catch {
+                Log.report(error)
             }
             OpenAL.releaseCurrent(held, ifItIs: handle.raw)
             alcDestroyContext(handle.raw)
@@ -204,7 +213,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// by index. Empty without the extension.
     public var resamplers: [String] {
         guard isExtensionPresent("AL_SOFT_source_resampler") else { return [] }
-        return query("resamplers", default: []) { _ in
+        return query("resamplers", default: []) {
             let count = alGetInteger(AL_NUM_RESAMPLERS_SOFT)
             return (0..<max(0, count)).map { OpenAL.string(alGetStringiSOFT(AL_RESAMPLER_NAME_SOFT, $0)) ?? "resampler \($0)" }
         }
@@ -213,17 +222,14 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// The index of the resampler new sources use.
     public var defaultResampler: Int {
         guard isExtensionPresent("AL_SOFT_source_resampler") else { return 0 }
-        return query("defaultResampler", default: 0) { _ in Int(alGetInteger(AL_DEFAULT_RESAMPLER_SOFT)) }
+        return query("defaultResampler", default: 0) { Int(alGetInteger(AL_DEFAULT_RESAMPLER_SOFT)) }
     }
 
-    /// Runs a read-only query in this context; an error (only a pending write's could come)
-    /// is logged and `fallback` returned.
-    func query<R>(_ member: String, default fallback: R, _ body: (borrowing ALScope) throws -> R) -> R {
+    /// Runs a read-only query in this context as a checked call; an error (which a valid
+    /// query cannot raise) is logged and `fallback` returned.
+    func query<R>(_ member: String, default fallback: R, _ body: () -> R) -> R {
         do {
-            return try OpenAL.withContext(handle) { scope in
-                try scope.checkPending()
-                return try body(scope)
-            }
+            return try OpenAL.withContext(handle) { scope in try scope.call(Self.operationName(member), on: description, body) }
         } catch {
             Log.report(error)
             return fallback

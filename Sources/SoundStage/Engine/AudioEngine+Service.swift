@@ -17,9 +17,6 @@ extension AudioEngine {
         let thread = Thread { [weak self] in
             Thread.current.name = Self.serviceThreadName
             Thread.current.threadDictionary[Self.serviceThreadKey] = true
-            // The thread made the engine's context current for itself; let go of it before
-            // ending, or OpenAL Soft would keep it referenced (and report a leak).
-            defer { OpenAL.releaseThreadContext() }
             while true {
                 Thread.sleep(forTimeInterval: tick)
                 guard let engine = self, engine.running.load(ordering: .relaxed) else { return }
@@ -61,12 +58,13 @@ extension AudioEngine {
             }
             for player in players { player.service(held, nowSeconds: now, latencySeconds: latency) }
             // The property writes of this tick (and the game's since the last one) are checked
-            // once here.
+            // once here; errors other calls found for earlier writes join them.
             do {
                 try OpenAL.withContext(context.handle) { try $0.checkPending() }
             } catch {
                 reportServiceError(held, error, player: nil)
             }
+            for error in foundErrors.take() { reportServiceError(held, error, player: nil) }
         }
         deliverEvents()
     }
@@ -84,8 +82,8 @@ extension AudioEngine {
         do {
             try startTogether(held, waiting)
         } catch {
-            for player in waiting { player.abandonSchedule(held) }
             reportServiceError(held, error, player: waiting.count == 1 ? waiting.first : nil)
+            for player in waiting { player.abandonSchedule(held) }
         }
     }
 
@@ -93,10 +91,10 @@ extension AudioEngine {
     /// new subscriber. It ends when the engine goes away.
     public func events() -> AsyncStream<EngineEvent> { EventSubscribers.subscribe(state, \.subscribers) }
 
-    /// Logs an error no caller can catch and posts it as ``EngineEvent/serviceError(_:player:)``.
+    /// Posts an error no caller can catch as ``EngineEvent/serviceError(_:player:)``; it is
+    /// logged as it is delivered, with no lock held.
     func reportServiceError(_ held: borrowing LockHeld, _ error: any Error, player: Player?) {
         let error = error as? SoundStageError ?? failure(.invalidState, "update()", "\(error)")
-        Log.report(error)
         state.withLockedValue(held) { $0.outbox.append(.engine(.serviceError(error, player: player))) }
     }
 
@@ -120,7 +118,9 @@ extension AudioEngine {
             guard let (outgoing, engineStreams) = next else { return }
             switch outgoing {
             case .player(let player, let event, let run): player.deliver(event, run: run)
-            case .engine(let event): for stream in engineStreams { stream.yield(event) }
+            case .engine(let event):
+                if case .serviceError(let error, _) = event { Log.report(error) }
+                for stream in engineStreams { stream.yield(event) }
             }
         }
     }

@@ -59,6 +59,9 @@ public final class AudioEngine: Sendable {
     /// The service tick in seconds.
     public let tickSeconds: Double
     let state = LockedState(EngineState())
+    /// Errors other calls found for the context's unchecked writes (its error sink), posted
+    /// at the next tick. Kept apart from ``state``: the sink runs wherever the error is found.
+    let foundErrors = ErrorQueue()
     private let started = ContinuousClock.now
     let running = Atomic<Bool>(false)
 
@@ -84,12 +87,17 @@ public final class AudioEngine: Sendable {
         context = try AudioContext(device: device, attributes: attributes)
         isOffline = { if case .offline = output { return true } else { return false } }()
         self.tickSeconds = tick
+        let found = foundErrors
+        context.handle.setErrorSink { found.append($0) }
         if case .thread = service, !isOffline { startServiceThread() }
     }
 
     deinit {
         running.store(false, ordering: .relaxed)
         stopAll()
+        context.handle.setErrorSink(nil)
+        for error in foundErrors.take() { Log.report(error) }
+        for stream in state.withLockedValue({ $0.subscribers.all }) { stream.finish() }
     }
 
     /// The service tick in seconds.

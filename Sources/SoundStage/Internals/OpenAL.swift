@@ -1,9 +1,13 @@
 import COpenAL
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+
+/// An `alSourcefv`-shaped C function: how a vector property is written straight through.
+typealias ALVectorWriter = @convention(c) (ALuint, ALenum, UnsafePointer<ALfloat>?) -> Void
 
 /// A C pointer (an `ALCdevice*`) kept only as an identity. It is dereferenced by OpenAL
 /// alone, and only under ``OpenAL/lock``.
@@ -37,6 +41,17 @@ struct ContextHandle: @unchecked Sendable, Hashable {
     @inline(__always)
     var hasPending: Bool { !journal.pointee.isEmpty }
 
+    /// Sends errors found for this context's unchecked writes by unrelated calls to `sink`
+    /// (nil: to the log).
+    func setErrorSink(_ sink: (@Sendable (SoundStageError) -> Void)?) {
+        journal.pointee.sink.withLock { $0 = sink }
+    }
+
+    /// Hands an error found for the unchecked writes to the sink, or the log.
+    func sendToSink(_ error: SoundStageError) {
+        if let sink = journal.pointee.sink.withLock({ $0 }) { sink(error) } else { Log.report(error) }
+    }
+
     /// Notes a write handed to OpenAL unchecked.
     @inline(__always)
     func note(_ write: UncheckedWrite) { journal.pointee.note(write) }
@@ -47,7 +62,7 @@ struct ContextHandle: @unchecked Sendable, Hashable {
     /// Writes a vector property straight through its C writer, unchecked, and notes it.
     /// The context must be current for the calling thread.
     @inline(__always)
-    func writeDirect(_ writer: Property<Never, SIMD3<Float>>.VectorWriter, _ param: Int32, _ value: SIMD3<Float>,
+    func writeDirect(_ writer: ALVectorWriter, _ param: Int32, _ value: SIMD3<Float>,
                      to name: ALuint, target: UncheckedWrite.Target) {
         withUnsafePointer(to: value) {
             $0.withMemoryRebound(to: Float.self, capacity: 3) { writer(name, param, $0) }
@@ -113,8 +128,15 @@ enum OpenAL {
     /// Calls nest (a `deinit` run inside `body` deletes its own names in its own context); a
     /// nested call for another context makes the enclosing call's context current again when
     /// it returns. Only a context an enclosing call made current is ever restored: a thread's
-    /// earlier context may have been destroyed since by another thread. The outermost call
-    /// leaves its context current, so the next call for it costs nothing to switch.
+    /// earlier context may have been destroyed since by another thread.
+    ///
+    /// With per-thread contexts, the main thread keeps its context current between calls (so
+    /// the next call for it costs nothing to switch, and a position set can skip the lock:
+    /// ``withThreadContext(_:_:)``). Any other thread lets go of it as it lets go of the lock
+    /// (``RecursiveLock``): OpenAL Soft keeps a thread's context referenced until the thread
+    /// changes it, so a worker thread that kept one would keep a destroyed context and its
+    /// device alive, and leak them (with an error message) when it ends. The main thread ends
+    /// only with the process.
     @inline(__always)
     static func withContext<R>(_ context: ContextHandle, _ body: (borrowing ALScope) throws -> R) throws -> R {
         let gateway = self.gateway
@@ -123,10 +145,14 @@ enum OpenAL {
             gateway.state.setActive(held, context.raw)
             defer {
                 gateway.state.setActive(held, outer)
-                if let outer, outer != context.raw { _ = setCurrent(outer) }
+                if let outer, outer != context.raw, !setCurrent(outer) {
+                    Log.report(SoundStageError(.alcInvalidContext, operation: "OpenAL.withContext", object: "context \(outer)",
+                                               reason: "OpenAL refused to make the enclosing call's context current again"))
+                }
             }
             // Inside a call for the same context, it is current already.
             if outer != context.raw, currentContext(gateway) != context.raw { try makeCurrent(held, context.raw) }
+            assert(currentContext(gateway) == context.raw, "SoundStage: a context was made current outside the gateway")
             return try body(ALScope(context: context, held))
         }
     }
@@ -147,11 +173,13 @@ enum OpenAL {
         return try body()
     }
 
-    /// Whether a direct property write may skip the lock (see ``withThreadContext(_:_:)``).
+    /// Whether a direct property write may skip the lock (see ``withThreadContext(_:_:)``):
+    /// on the main thread, which keeps its context current between calls, outside any
+    /// gateway call.
     @inline(__always)
     static var directWritesSkipLock: Bool {
         let gateway = self.gateway
-        return gateway.usesThreadContexts && !gateway.lock.isHeldByCurrentThread
+        return gateway.usesThreadContexts && !gateway.lock.isHeldByCurrentThread && Thread.isMainThread
     }
 
     /// Deletes the OpenAL name of an object whose Swift life ends (`alDeleteSources`,
@@ -183,6 +211,14 @@ enum OpenAL {
         (usesThreadContexts ? alcSetThreadContext(context) : alcMakeContextCurrent(context)) != ALC_FALSE
     }
 
+    /// Lets go of the calling thread's context unless it is the main thread: the lock calls
+    /// this as the thread lets go of it, outermost (see ``withContext(_:_:)``).
+    @inline(__always)
+    static func releaseWorkerThreadContext() {
+        guard gateway.usesThreadContexts, !Thread.isMainThread, alcGetThreadContext() != nil else { return }
+        _ = alcSetThreadContext(nil)
+    }
+
     /// Makes `context` current for the calling thread.
     static func makeCurrent(_ held: borrowing LockHeld, _ context: OpaquePointer) throws {
         if !setCurrent(context) {
@@ -199,12 +235,6 @@ enum OpenAL {
     static func releaseCurrent(_ held: borrowing LockHeld, ifItIs context: OpaquePointer? = nil) {
         guard let current = currentContext(), context == nil || current == context else { return }
         _ = setCurrent(nil)
-    }
-
-    /// Lets go of the calling thread's current context: call before a thread of SoundStage's
-    /// own ends.
-    static func releaseThreadContext() {
-        lock.withLock { held in releaseCurrent(held) }
     }
 
     /// Calls an ALC function on `device` and checks `alcGetError(device)` right after it.
@@ -264,14 +294,16 @@ struct ALScope: ~Copyable {
     }
 
     /// Calls an AL function and checks `alGetError` right after it. Writes left unchecked in
-    /// this context are checked first, so an error is pinned on the call that caused it.
+    /// this context are checked first, so an error is pinned on what caused it: one found for
+    /// them goes to the context's sink (``ContextHandle/sendToSink(_:)``), and this call goes
+    /// ahead; it fails only for its own error.
     @inline(__always)
     func call<R>(
         _ operation: @autoclosure () -> String,
         on object: @autoclosure () -> String,
         _ body: () -> R
     ) throws -> R {
-        if context.hasPending { try checkPending() }
+        if context.hasPending { sendPendingToSink() }
         let result = body()
         let error = alGetError()
         if error != AL_NO_ERROR {
@@ -288,6 +320,12 @@ struct ALScope: ~Copyable {
     func write(_ note: UncheckedWrite, _ body: () -> Void) {
         body()
         context.note(note)
+    }
+
+    /// Checks the writes left unchecked in this context, handing an error to the context's
+    /// sink.
+    func sendPendingToSink() {
+        do { try checkPending() } catch let error as SoundStageError { context.sendToSink(error) } catch {}
     }
 
     /// Checks the error state for the writes left unchecked in this context, and forgets them.

@@ -57,8 +57,15 @@ struct RecursiveLock: @unchecked Sendable {
         if depth.pointee == 1 { owner.pointee.store(UInt(pthread_self()), ordering: .relaxed) }
         defer {
             depth.pointee -= 1
-            if depth.pointee == 0 { owner.pointee.store(0, ordering: .relaxed) }
-            pthread_mutex_unlock(mutex)
+            if depth.pointee == 0 {
+                // A thread that holds no lock holds no OpenAL context either (but the main one).
+                OpenAL.releaseWorkerThreadContext()
+                owner.pointee.store(0, ordering: .relaxed)
+                pthread_mutex_unlock(mutex)
+                Log.flushWaiting()
+            } else {
+                pthread_mutex_unlock(mutex)
+            }
         }
         return try body(LockHeld())
     }

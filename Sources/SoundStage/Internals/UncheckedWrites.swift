@@ -58,10 +58,13 @@ struct UncheckedWrite {
 /// Property writes are validated in Swift before OpenAL sees them, so OpenAL has no reason
 /// to refuse one; checking `alGetError` after each would double the cost of a setter (it
 /// takes OpenAL Soft's list lock). They are noted in the context's ``UncheckedJournal``
-/// instead, in a few plain stores, and checked together: by the next checked call in the
-/// same context (before its own call, so an error is pinned on the writes that caused it),
-/// at the end of an update batch, on the engine's service tick, and by
-/// ``AudioContext/checkErrors()``. This is a snapshot of the journal.
+/// instead, in a few plain stores, and checked together: at the end of an update batch, on
+/// the engine's service tick, by ``AudioContext/checkErrors()``, and by the next checked call
+/// in the same context, which checks them before its own call (so an error is pinned on the
+/// writes that caused it) and hands what it finds to the context's sink (the engine's events,
+/// else the log) instead of failing a call that did nothing wrong. This is a snapshot of the
+/// journal. Which writes an error is pinned on is best effort when several threads write to
+/// one context at once; that an error is found is not.
 struct UncheckedWrites {
     var count = 0
     var first: UncheckedWrite?
@@ -86,6 +89,9 @@ struct UncheckedJournal: ~Copyable {
     private let count = Atomic<Int>(0)
     private let first = Atomic<UInt64>(0)
     private let last = Atomic<UInt64>(0)
+    /// Where an error found for these writes by an unrelated call goes (an engine's event
+    /// queue); nil sends it to the log.
+    let sink = Mutex<(@Sendable (SoundStageError) -> Void)?>(nil)
 
     init() {}
 
@@ -102,9 +108,9 @@ struct UncheckedJournal: ~Copyable {
 
     /// What the journal holds, and empties it.
     func take() -> UncheckedWrites {
-        let n = count.exchange(0, ordering: .relaxed)
-        return UncheckedWrites(count: n, first: UncheckedWrite(packed: first.exchange(0, ordering: .relaxed)),
-                               last: UncheckedWrite(packed: last.exchange(0, ordering: .relaxed)))
+        let firstWrite = UncheckedWrite(packed: first.exchange(0, ordering: .relaxed))
+        let lastWrite = UncheckedWrite(packed: last.exchange(0, ordering: .relaxed))
+        return UncheckedWrites(count: count.exchange(0, ordering: .relaxed), first: firstWrite, last: lastWrite)
     }
 }
 

@@ -12,9 +12,6 @@ import COpenAL
 /// let state = source.get(.state)
 /// ```
 public struct Property<Owner, Value: Sendable>: Sendable, CustomStringConvertible {
-    /// An `alSourcefv`-shaped C function, for the vectors written straight through.
-    typealias VectorWriter = @convention(c) (ALuint, ALenum, UnsafePointer<ALfloat>?) -> Void
-
     /// What the property is, made once and kept for the life of the process by a property
     /// table (``SourceProperties``, ``ListenerProperties``, ``ContextProperties``). A
     /// property refers to it without retaining it: passing `.position` to a setter every
@@ -34,7 +31,7 @@ public struct Property<Owner, Value: Sendable>: Sendable, CustomStringConvertibl
     var validate: @Sendable (Value, String) -> String? { accessor.definition.validate }
     var requiredExtension: String? { accessor.definition.requiredExtension }
     var offsetUnit: OffsetUnit? { accessor.definition.offsetUnit }
-    var vectorWriter: VectorWriter? { accessor.definition.vectorWriter }
+    var vectorWriter: ALVectorWriter? { accessor.definition.vectorWriter }
 
     /// Whether `set(_:to:)` is refused.
     public var isReadOnly: Bool { accessor.definition.write == nil }
@@ -63,7 +60,7 @@ struct PropertyDefinition<Value: Sendable>: Sendable {
     /// For a vector any finite value of which is valid, needing no extension (a source's
     /// position, velocity and direction): the C function that writes it, so the per-frame
     /// setters call OpenAL directly instead of going through the generic closures.
-    var vectorWriter: Property<Never, Value>.VectorWriter?
+    var vectorWriter: ALVectorWriter?
 }
 
 /// A ``PropertyDefinition`` made once and kept for the life of the process by a property
@@ -78,7 +75,7 @@ final class PropertyAccessor<Value: Sendable>: Sendable {
         write: (@Sendable (ALuint, Int32, Value) -> Void)?,
         validate: @escaping @Sendable (Value, String) -> String? = { _, _ in nil },
         offsetUnit: OffsetUnit? = nil,
-        vectorWriter: Property<Never, Value>.VectorWriter? = nil
+        vectorWriter: ALVectorWriter? = nil
     ) {
         definition = PropertyDefinition(name: name, param: param, requiredExtension: requiredExtension, read: read, write: write,
                                         validate: validate, offsetUnit: offsetUnit, vectorWriter: vectorWriter)

@@ -40,7 +40,7 @@ extension PropertyOwner {
         }
         do {
             return try OpenAL.withContext(context.handle) { scope in
-                do { try scope.checkPending() } catch { Log.report(error) }
+                scope.sendPendingToSink()
                 return try scope.call(Self.operationName("get(\(property.name))"), on: errorObject) {
                     property.read(name, property.param)
                 }

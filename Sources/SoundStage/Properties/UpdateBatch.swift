@@ -52,10 +52,15 @@ extension AudioContext {
     public func update(_ body: (inout UpdateBatch) throws -> Void) throws {
         let deferred = isExtensionPresent("AL_SOFT_deferred_updates")
         try OpenAL.withContext(handle) { scope in
-            if deferred { alDeferUpdatesSOFT() }
-            defer { if deferred { alProcessUpdatesSOFT() } }
+            if deferred { try scope.call(Self.operationName("update(_:)"), on: description) { alDeferUpdatesSOFT() } }
             var batch = UpdateBatch(context: self, scope: ALScope(scope))
-            try body(&batch)
+            do {
+                try body(&batch)
+            } catch {
+                if deferred { alProcessUpdatesSOFT() }   // what was written before the error still applies
+                throw error
+            }
+            if deferred { alProcessUpdatesSOFT() }
             try scope.checkPending()
         }
     }

@@ -46,9 +46,10 @@ protocol PlaybackFeed: AnyObject {
     /// (latency taken off just after the head moved) reaches back before it.
     func frame(atQueueOffset offset: Int) -> Int
 
-    /// Up to `frames` frames of the sound as played, ending `offset` frames into the source's
-    /// queue, interleaved Float32 (for metering).
-    func samples(endingAtQueueOffset offset: Int, frames: Int) -> [Float]
+    /// Up to `frames` frames of the sound as played, ending at the playhead (`offset` frames
+    /// into the source's queue, which is sound frame `frame`; the end of the sound once it has
+    /// played out), interleaved Float32 (for metering).
+    func samples(endingAtQueueOffset offset: Int, soundFrame frame: Int, frames: Int) -> [Float]
 }
 
 extension PlaybackFeed {
@@ -67,12 +68,11 @@ protocol LoadedSoundFeed: PlaybackFeed {
 }
 
 extension LoadedSoundFeed {
-    func samples(endingAtQueueOffset offset: Int, frames wanted: Int) -> [Float] {
+    func samples(endingAtQueueOffset offset: Int, soundFrame frame: Int, frames wanted: Int) -> [Float] {
         let channels = sound.channelCount
         let samples = sound.samples
         let total = sound.frameCount
         guard total > 0 else { return [] }
-        let frame = self.frame(atQueueOffset: offset)
         var count = min(wanted, total)
         var start = frame - count
         if start < 0 {

@@ -45,7 +45,7 @@ final class StreamFeed: PlaybackFeed {
     func attach(to source: AudioSource, atFrame frame: Int) throws {
         try source.set(.isLooping, to: false)
         try decoder.seek(toFrame: min(frame, decoder.frameCount))
-        fill(source)
+        try fill(source)
         if chunks.isEmpty, let failure { throw failure }
     }
 
@@ -56,7 +56,7 @@ final class StreamFeed: PlaybackFeed {
             previous = chunks[n - 1]
             chunks.removeFirst(n)
         }
-        fill(source)
+        try fill(source)
         guard let failure, !failureReported else { return nil }
         failureReported = true
         return failure
@@ -66,14 +66,17 @@ final class StreamFeed: PlaybackFeed {
         try source.stop()
         try source.setBuffer(nil)
         restart(at: frame, keepingPlayAt: heardOffset)
-        fill(source)
+        try fill(source)
         if chunks.isEmpty, let failure { throw failure }
         return true
     }
 
     /// Decodes and queues chunks until ``depth`` are queued, the sound ends, or decoding
-    /// fails; a chunk OpenAL would not take ends the stream the same way.
-    private func fill(_ source: AudioSource) {
+    /// fails (``failure``, what decoded before still plays).
+    ///
+    /// - Throws: what OpenAL refused while making or queueing a chunk. That is no decoding
+    ///   error: it ends the stream (nothing more is queued) and is the caller's to report.
+    private func fill(_ source: AudioSource) throws {
         let frameBytes = decoder.outputFormat.bytesPerBlock
         while chunks.count < Self.depth, !isExhausted {
             var bytes: [UInt8] = []
@@ -111,10 +114,9 @@ final class StreamFeed: PlaybackFeed {
                                              sampleRate: decoder.sampleRate, label: label)
                 try source.queue([buffer])
                 chunks.append(Chunk(buffer: buffer, segments: segments))
-            } catch let error as SoundStageError {
-                failure = error
             } catch {
-                failure = Sound.failure(.decodingFailed, "stream", object: label, "\(error)")
+                ended = true
+                throw error
             }
         }
     }
@@ -161,7 +163,7 @@ final class StreamFeed: PlaybackFeed {
         return last.start + last.frames
     }
 
-    func samples(endingAtQueueOffset offset: Int, frames wanted: Int) -> [Float] {
+    func samples(endingAtQueueOffset offset: Int, soundFrame frame: Int, frames wanted: Int) -> [Float] {
         let all = (previous.map { [$0] } ?? []) + chunks
         let channels = decoder.channels.channelCount
         let end = min(offset + (previous?.frames ?? 0), all.reduce(0) { $0 + $1.frames })

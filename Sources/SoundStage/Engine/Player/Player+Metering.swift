@@ -16,16 +16,16 @@ extension Player {
     /// Measures the player's own samples in the 1024 frames played before the playhead,
     /// with its volume applied, for ``averagePower(forChannel:)`` and ``peakPower(forChannel:)``.
     public func updateMeters() {
-        let (enabled, window, gain) = OpenAL.lock.withLock { held in
+        let (enabled, window, gain) = keepingEngine { OpenAL.lock.withLock { held in
             let muted = isMuted(held)
             return state.withLockedValue(held) { s -> (Bool, [Float], Float) in
                 guard s.meteringEnabled, s.status == .playing, let source = s.source, let feed = s.feed else {
                     return (s.meteringEnabled, [], 0)
                 }
-                let window = feed.samples(endingAtQueueOffset: queueOffset(s, source), frames: Self.meterWindowFrames)
+                let window = feed.samples(endingAtQueueOffset: queueOffset(s, source), soundFrame: currentFrame(s), frames: Self.meterWindowFrames)
                 return (true, window, muted ? 0 : s.settings.volume)
             }
-        }
+        } }
         guard enabled else { return }
         let result = LevelMeter.levels(window, channels: sound.channelCount, gain: gain).map {
             (average: Float(min(0, $0.rms)), peak: Float(min(0, $0.peak)))

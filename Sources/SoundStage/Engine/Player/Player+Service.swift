@@ -68,10 +68,15 @@ extension Player {
     }
 
     /// An error met where no caller can catch it: kept (the run cannot finish successfully)
-    /// and handed to the engine, which posts it as an ``EngineEvent`` and logs it.
+    /// and handed to the engine, which posts it as an ``EngineEvent`` and logs it. One is
+    /// posted a run (a refill that fails keeps failing); later ones are logged.
     func report(_ s: inout PlayerState, _ held: borrowing LockHeld, _ error: any Error) {
         let error = error as? SoundStageError ?? failure(.invalidState, "service", "\(error)")
-        if s.serviceError == nil { s.serviceError = error }
+        guard s.serviceError == nil else {
+            Log.report(error)
+            return
+        }
+        s.serviceError = error
         if let engine = engineRef {
             engine.reportServiceError(held, error, player: self)
         } else {

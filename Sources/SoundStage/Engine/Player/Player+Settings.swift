@@ -48,7 +48,7 @@ extension Player {
     /// invalid region through this property is ignored; ``setLoopRegion(_:)`` throws.
     public var loopRegion: Range<Double>? {
         get { state.withLockedValue { $0.settings.loopRegion } }
-        set { try? setLoopRegion(newValue) }
+        set { logging { try setLoopRegion(newValue) } }
     }
 
     /// The loop region in frames of the sound, as it plays (seconds rounded to the nearest
@@ -126,12 +126,14 @@ extension Player {
         guard value.isFinite, range.contains(value) else {
             throw failure(.invalidArgument, "\(member)(\(value))", "\(kind) must be in \(range)")
         }
-        try OpenAL.lock.withLock { held in
-            let muted = isMuted(held)
-            try state.withLockedValue(held) { s in
-                s.tweens.removeAll { $0.kind == kind }
-                s.settings[keyPath: setting] = value
-                try apply(&s, muted)
+        try keepingEngine {
+            try OpenAL.lock.withLock { held in
+                let muted = isMuted(held)
+                try state.withLockedValue(held) { s in
+                    s.tweens.removeAll { $0.kind == kind }
+                    s.settings[keyPath: setting] = value
+                    try apply(&s, muted)
+                }
             }
         }
     }

@@ -6,14 +6,22 @@ extension Player {
     /// ``seek(to:)`` throws.
     public var currentTime: Double {
         get { Double(currentFrame) / Double(sound.sampleRate) }
-        set { try? seek(to: newValue) }
+        set {
+            // A time outside the sound is ignored, as AVAudioPlayer does; any other failure
+            // (a streamed sound that cannot be decoded there) is logged.
+            guard newValue.isFinite, newValue >= 0, newValue <= duration else { return }
+            logging { try seek(to: newValue) }
+        }
     }
 
     /// The playhead in frames within the sound: ``currentTime`` exact to the frame. Setting it
     /// seeks; a frame outside the sound is ignored, ``seek(toFrame:)`` throws.
     public var currentFrame: Int {
         get { state.withLockedValue { currentFrame($0) } }
-        set { try? seek(toFrame: newValue) }
+        set {
+            guard (0...sound.frameCount).contains(newValue) else { return }
+            logging { try seek(toFrame: newValue) }
+        }
     }
 
     /// Moves the playhead to `time` seconds, exactly to the (nearest) frame, playing or not.
@@ -42,7 +50,7 @@ extension Player {
 
     private func seek(clampedFrame target: Int) throws {
         let frame = max(0, min(sound.frameCount - 1, target))
-        try OpenAL.lock.withLock { held in
+        try keepingEngine { try OpenAL.lock.withLock { held in
             let startOver = try state.withLockedValue(held) { s -> Bool in
                 if settleEnded(&s, held) {
                     // The end was reached and not yet reported: it is reported now, and the
@@ -74,7 +82,7 @@ extension Player {
                 return false
             }
             if startOver { try engineRef?.startTogether(held, [self]) }
-        }
+        } }
     }
 
     /// The frame being heard within the sound.

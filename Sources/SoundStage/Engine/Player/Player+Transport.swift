@@ -5,7 +5,7 @@ extension Player {
     /// - Throws: ``SoundStageError/Code-swift.struct/sourceLimitReached`` when the context has
     ///   no source left, and what decoding the first chunk of a streamed sound throws.
     public func prepareToPlay() throws {
-        try OpenAL.lock.withLock { held in _ = try prepare(held) }
+        try keepingEngine { try OpenAL.lock.withLock { held in _ = try prepare(held) } }
     }
 
     /// Plays, or resumes after ``pause()``. Playing again after the sound finished or was
@@ -55,6 +55,10 @@ extension Player {
     /// Pauses; ``play()`` resumes from here. A scheduled start is cancelled (the player stays
     /// prepared, paused at its start).
     public func pause() {
+        keepingEngine { pauseKeepingEngine() }
+    }
+
+    private func pauseKeepingEngine() {
         OpenAL.lock.withLock { held in
             state.withLockedValue(held) { s in
                 s.wasInterrupted = false
@@ -78,10 +82,12 @@ extension Player {
     /// end already reached and not yet delivered). The next ``play()`` starts from
     /// ``currentTime``, which stop leaves where it was.
     public func stop() {
-        OpenAL.lock.withLock { held in
-            state.withLockedValue(held) { s in
-                guard s.status != .idle && s.status != .stopped else { return }
-                stop(&s, held)
+        keepingEngine {
+            OpenAL.lock.withLock { held in
+                state.withLockedValue(held) { s in
+                    guard s.status != .idle && s.status != .stopped else { return }
+                    stop(&s, held)
+                }
             }
         }
     }
@@ -161,11 +167,16 @@ extension Player {
         state.withLockedValue(held) { $0.status = .scheduled }
     }
 
-    /// A scheduled start that could not happen: the player is left stopped.
+    /// A scheduled start that could not happen: the player is left stopped, and told
+    /// (`finished(successfully: false)`, of a run of its own).
     func abandonSchedule(_ held: borrowing LockHeld) {
-        state.withLockedValue(held) { s in
-            if s.status == .scheduled { s.status = .stopped }
+        let run = state.withLockedValue(held) { s -> Int? in
+            guard s.status == .scheduled else { return nil }
+            s.status = .stopped
+            s.run += 1
+            return s.run
         }
+        if let run { engineRef?.post(held, .finished(successfully: false), to: self, run: run) }
     }
 
     func isPlaying(_ held: borrowing LockHeld) -> Bool { state.withLockedValue(held) { $0.status == .playing } }
@@ -189,12 +200,8 @@ extension Player {
         s.finishAt = nil
         s.wasInterrupted = false
         if let source = s.source {
-            do {
-                try source.stop()
-                try source.setBuffer(nil)
-            } catch {
-                report(&s, held, error)
-            }
+            do { try source.stop() } catch { report(&s, held, error) }
+            do { try source.setBuffer(nil) } catch { report(&s, held, error) }
         }
         s.feed = nil
         s.pendingStart = nil

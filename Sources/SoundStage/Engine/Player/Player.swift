@@ -58,6 +58,15 @@ public final class Player: Sendable, CustomStringConvertible {
     /// For example `player of sound (snare.wav)`.
     public var description: String { "player of \(sound)" }
 
+    /// Runs `body` with the engine kept alive to its end. Every public entry point that opens
+    /// the player's locked state does this: an engine another thread lets go of meanwhile then
+    /// cannot be deinitialized inside the player's state (its deinit stops the player, which
+    /// would open that state again).
+    func keepingEngine<R>(_ body: () throws -> R) rethrows -> R {
+        let engine = engineRef
+        return try withExtendedLifetime(engine) { try body() }
+    }
+
     /// The engine, or an error saying it is gone.
     func liveEngine(_ member: String) throws -> AudioEngine {
         guard let engine = engineRef else {
