@@ -97,6 +97,8 @@ enum OpenAL {
         let state = State()
         /// Whether contexts are made current per thread (`ALC_EXT_thread_local_context`).
         let usesThreadContexts = alcIsExtensionPresent(nil, "ALC_EXT_thread_local_context") != ALC_FALSE
+        /// Whether the calling thread is the main one, which keeps its context between calls.
+        let mainThread = MainThreadCheck()
     }
 
     static let gateway = Gateway()
@@ -179,7 +181,7 @@ enum OpenAL {
     @inline(__always)
     static var directWritesSkipLock: Bool {
         let gateway = self.gateway
-        return gateway.usesThreadContexts && !gateway.lock.isHeldByCurrentThread && Thread.isMainThread
+        return gateway.usesThreadContexts && !gateway.lock.isHeldByCurrentThread && gateway.mainThread.isCurrent
     }
 
     /// Deletes the OpenAL name of an object whose Swift life ends (`alDeleteSources`,
@@ -215,7 +217,8 @@ enum OpenAL {
     /// this as the thread lets go of it, outermost (see ``withContext(_:_:)``).
     @inline(__always)
     static func releaseWorkerThreadContext() {
-        guard gateway.usesThreadContexts, !Thread.isMainThread, alcGetThreadContext() != nil else { return }
+        let gateway = self.gateway
+        guard gateway.usesThreadContexts, !gateway.mainThread.isCurrent, alcGetThreadContext() != nil else { return }
         _ = alcSetThreadContext(nil)
     }
 
