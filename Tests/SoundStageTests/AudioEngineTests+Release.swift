@@ -35,7 +35,10 @@ extension AudioEngineTests {
             Thread {
                 while true {
                     // Scheduled, then paused: pause() unschedules and retains through the engine.
-                    do { try player.play(atTime: 1_000) } catch { break }   // throws once the engine is gone
+                    do { try player.play(atTime: 1_000) } catch {   // throws once the engine is gone
+                        inPause.store(true, ordering: .sequentiallyConsistent)
+                        break
+                    }
                     inPause.store(true, ordering: .sequentiallyConsistent)
                     player.pause()
                     player.stop()

@@ -112,10 +112,20 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         let handle = ContextHandle(created.0)
         // Through the gateway, so that a context made inside another's call (an update
         // batch, say) leaves that call's context current afterwards.
-        let strings = try OpenAL.withContext(handle) { scope in
-            try scope.call(Self.operationName("init"), on: object) {
-                (OpenAL.string(alGetString(AL_EXTENSIONS)) ?? "", OpenAL.string(alGetString(AL_VERSION)) ?? "")
+        let strings: (String, String)
+        do {
+            strings = try OpenAL.withContext(handle) { scope in
+                try scope.call(Self.operationName("init"), on: object) {
+                    (OpenAL.string(alGetString(AL_EXTENSIONS)) ?? "", OpenAL.string(alGetString(AL_VERSION)) ?? "")
+                }
             }
+        } catch {
+            OpenAL.lock.withLock { held in
+                OpenAL.releaseCurrent(held, ifItIs: handle.raw)
+                alcDestroyContext(handle.raw)
+                handle.free()
+            }
+            throw error
         }
         self.version = strings.1
         self.device = device

@@ -95,8 +95,12 @@ public final class AudioEngine: Sendable {
     deinit {
         running.store(false, ordering: .relaxed)
         stopAll()
-        context.handle.setErrorSink(nil)
-        for error in foundErrors.take() { Log.report(error) }
+        // Under the lock, so no checked call is between taking the old sink and appending.
+        let left = OpenAL.lock.withLock { _ in
+            context.handle.setErrorSink(nil)
+            return foundErrors.take()
+        }
+        for error in left { Log.report(error) }
         for stream in state.withLockedValue({ $0.subscribers.all }) { stream.finish() }
     }
 

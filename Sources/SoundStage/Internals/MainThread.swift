@@ -13,7 +13,8 @@ struct MainThreadCheck: @unchecked Sendable {
 
     init() {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        let created = pthread_key_create(&key, nil)
+        precondition(created == 0, "SoundStage: pthread_key_create failed (\(created)); the process has no thread-specific keys left")
         self.key = key
     }
 

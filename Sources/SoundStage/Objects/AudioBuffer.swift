@@ -81,7 +81,8 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
                     bytes.withUnsafeBytes { alBufferData(name, alFormat, $0.baseAddress, ALsizei($0.count), ALsizei(sampleRate)) }
                 }
             } catch {
-                alDeleteBuffers(1, &name)
+                // The name made for the failed upload goes; the upload's error is the one thrown.
+                do { try scope.call(operation, on: object) { alDeleteBuffers(1, &name) } } catch let deleteError { Log.report(deleteError) }
                 throw error
             }
             return name

@@ -69,19 +69,22 @@ extension Player {
 
     /// An error met where no caller can catch it: kept (the run cannot finish successfully)
     /// and handed to the engine, which posts it as an ``EngineEvent`` and logs it. One is
-    /// posted a run (a refill that fails keeps failing); later ones are logged.
+    /// posted a run; a different later one is logged, and a repeat of the first (a refill
+    /// that fails every tick) is not.
     func report(_ s: inout PlayerState, _ held: borrowing LockHeld, _ error: any Error) {
         let error = error as? SoundStageError ?? failure(.invalidState, "service", "\(error)")
-        guard s.serviceError == nil else {
-            Log.report(error)
+        guard let first = s.serviceError else {
+            s.serviceError = error
+            if let engine = engineRef {
+                engine.reportServiceError(held, error, player: self)
+            } else {
+                Log.report(error)
+            }
             return
         }
-        s.serviceError = error
-        if let engine = engineRef {
-            engine.reportServiceError(held, error, player: self)
-        } else {
-            Log.report(error)
-        }
+        // One is posted a run; a different one is logged, a repeat (a refill failing every
+        // tick) is not.
+        if error != first { Log.report(error) }
     }
 
     /// The device's output latency in seconds, read through this player's source (it is the
