@@ -1,5 +1,7 @@
 import COpenAL
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 @testable import SoundStage
 
@@ -93,5 +95,57 @@ extension OpenALGatewayTests {
         #expect(during == rig.context.handle.raw)
         #expect(after == nil, "the worker still holds \(String(describing: after))")
         #expect(source.get(.position) == [1, 0, 0])
+    }
+}
+
+extension OpenALGatewayTests {
+    @Test("lock-free position sets on the main thread, across two contexts, beside locked batches and renders of the same context on another thread")
+    func lockFreeSetsBesideLockedWork() throws {
+        guard OpenAL.usesThreadContexts else { return }
+        let a = try LoopbackRig()
+        let b = try LoopbackRig()
+        let inA = try a.toneSource(at: [0, 0, -1])
+        let other = try a.toneSource(at: [0, 0, -1], gain: 0)
+        let inB = try b.toneSource(at: [0, 0, -1])
+        try inA.play()
+        try inB.play()
+        let lockFree = Atomic<Int>(0)
+        let failures = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        // The game's thread: the gateway treats it as the main one.
+        Thread {
+            OpenAL.gateway.mainThread.treatCurrentThreadAsMain()
+            defer { OpenAL.lock.withLock { held in OpenAL.releaseCurrent(held) } }
+            do {
+                for i in 0..<2_000 {
+                    if OpenAL.directWritesSkipLock { lockFree.add(1, ordering: .relaxed) }
+                    try inA.set(.position, to: [Float(i % 7) - 3, 0, -1])
+                    try inB.set(.position, to: [Float(i % 5) - 2, 0, -1])
+                }
+                try inA.set(.position, to: [3, 0, -1])
+                try inB.set(.position, to: [-3, 0, -1])
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+            done.signal()
+        }.start()
+        // Meanwhile, locked work on context a from another thread.
+        var rendered = 0
+        while done.wait(timeout: .now()) == .timedOut {
+            try a.context.update { try $0.set(.position, of: other, to: [Float(rendered % 3), 0, -1]) }
+            _ = try a.device.render(frames: 64)
+            try a.context.checkErrors()
+            rendered += 1
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        #expect(lockFree.load(ordering: .relaxed) == 2_000, "the sets took the lock-free path")
+        #expect(rendered > 0)
+        try a.context.checkErrors()
+        try b.context.checkErrors()
+        #expect(inA.get(.position) == [3, 0, -1])
+        #expect(inB.get(.position) == [-3, 0, -1])
+        let right = try a.render(frames: 4_800), left = try b.render(frames: 4_800)
+        #expect(Measure.dB(right, channel: 1) - Measure.dB(right, channel: 0) > 10, "a's source is on the right")
+        #expect(Measure.dB(left, channel: 0) - Measure.dB(left, channel: 1) > 10, "b's source is on the left")
     }
 }

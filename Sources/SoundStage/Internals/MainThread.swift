@@ -18,6 +18,13 @@ struct MainThreadCheck: @unchecked Sendable {
         self.key = key
     }
 
+    /// Treats the calling thread as the main one from now on (tests: Swift Testing runs no
+    /// test on the main thread, and the main thread's path must be tested too). The thread
+    /// must let go of its context before it ends (``OpenAL/releaseCurrent(_:ifItIs:)``).
+    func treatCurrentThreadAsMain() {
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
+    }
+
     /// Whether the calling thread is the main thread.
     @inline(__always)
     var isCurrent: Bool {
