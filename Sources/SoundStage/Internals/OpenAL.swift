@@ -124,7 +124,6 @@ enum OpenAL {
         func setActive(_ held: borrowing LockHeld, _ context: OpaquePointer?) { active.pointee = context }
     }
 
-
     /// Runs `body` under the lock with `context` current on this thread.
     ///
     /// Calls nest (a `deinit` run inside `body` deletes its own names in its own context); a
@@ -164,8 +163,8 @@ enum OpenAL {
     /// that is inside no other gateway call, with per-thread contexts. OpenAL Soft serializes
     /// its own state in each call; the lock is for what SoundStage keeps (nesting, the
     /// current context of the global-context fallback) and for checked calls, and the write
-    /// notes itself in the context's journal with atomic stores. Measured: the lock and its
-    /// bookkeeping cost a per-call position set about 20 % over a raw `alSource3f`.
+    /// notes itself in the context's journal with atomic stores. Measured: skipping the lock
+    /// took a per-call position set from 1.26x to 1.16x a raw `alSource3f` (BENCHMARKS.md).
     @inline(__always)
     static func withThreadContext<R>(_ context: ContextHandle, _ body: () throws -> R) throws -> R {
         if alcGetThreadContext() != context.raw, alcSetThreadContext(context.raw) == ALC_FALSE {
