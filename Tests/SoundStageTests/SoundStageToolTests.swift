@@ -35,11 +35,7 @@ struct SoundStageToolTests {
         let ours = try AudioBuffer(context: scene.context, contentsOf: out).floatSamples()
         let theirs = try AudioBuffer(context: scene.context, contentsOf: ref).floatSamples()
         #expect(ours.count == theirs.count)
-        var signal = 0.0, noise = 0.0
-        for i in 0..<min(ours.count, theirs.count) {
-            signal += Double(theirs[i] * theirs[i]); let d = Double(ours[i] - theirs[i]); noise += d * d
-        }
-        #expect(10 * log10(signal / max(noise, 1e-30)) >= 60)
+        #expect(Measure.snrDB(ours, against: theirs, count: min(ours.count, theirs.count)) >= 60)
     }
 
     @Test("a file that cannot be read: non-zero exit, one line on stderr, no output file")

@@ -22,13 +22,7 @@ struct VorbisDecoderTests {
         let ours = buffer.floatSamples()
         let reference = try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map { Float($0) / 32_768 }
         #expect(ours.count == reference.count, "frames: ours \(ours.count / 2), oggdec \(reference.count / 2)")
-        let n = min(ours.count, reference.count)
-        var signal = 0.0, noise = 0.0
-        for i in 0..<n {
-            signal += Double(reference[i]) * Double(reference[i])
-            let d = Double(ours[i]) - Double(reference[i]); noise += d * d
-        }
-        let snr = 10 * log10(signal / max(noise, 1e-30))
+        let snr = Measure.snrDB(ours, against: reference, count: min(ours.count, reference.count))
         #expect(snr >= 60, "SNR against oggdec: \(snr) dB")
         #expect(buffer.frameCount == 66_150, "1.5 s at 44.1 kHz")
     }

@@ -121,12 +121,7 @@ struct WAVDecoderTests {
         let rendered = try scene.device.render(frames: theirs.count / 2).samples
         // Compare where both have audio (sox may pad the last block).
         let n = min(rendered.count, theirs.count, buffer.frameCount * 2)
-        var signal = 0.0, noise = 0.0
-        for i in 0..<n {
-            signal += Double(theirs[i]) * Double(theirs[i])
-            let d = Double(rendered[i]) - Double(theirs[i]); noise += d * d
-        }
-        let snr = 10 * log10(signal / max(noise, 1e-30))
+        let snr = Measure.snrDB(rendered, against: theirs, count: n)
         #expect(snr >= 60, "\(encoding): SNR \(snr) dB against sox over \(n / 2) frames")
     }
 }

@@ -32,13 +32,14 @@ extension AudioEngine {
     /// context's unchecked property writes, and delivers events.
     public func update() {
         OpenAL.lock.withLock { held in
-            let now = currentTime
-            let position = state.withLockedValue(held) { $0.renderedFrames }
-            let due = state.withLockedValue(held) { s -> [ScheduledStart] in
+            // One look at the state for the clock, the due starts and whether effects are muted.
+            let (now, due, effectsMuted) = state.withLockedValue(held) { s -> (Double, [ScheduledStart], Bool) in
+                let now = isOffline ? Double(s.renderedFrames) / Double(context.frequency) : currentTime
+                let position = s.renderedFrames
                 let isDue: (ScheduledStart) -> Bool = { [isOffline] in isOffline ? $0.frame <= position : $0.seconds <= now }
                 let due = s.scheduled.filter(isDue)
                 s.scheduled.removeAll(where: isDue)
-                return due
+                return (now, due, s.effectsMuted)
             }
             for start in due { startScheduled(held, start.players) }
             let players = state.withLockedValue(held) { Array($0.active.values) }
@@ -56,7 +57,9 @@ extension AudioEngine {
                 s.lastLatencySeconds = reading ?? s.lastLatencySeconds
                 return latency
             }
-            for player in players { player.service(held, nowSeconds: now, latencySeconds: latency) }
+            for player in players {
+                player.service(held, nowSeconds: now, latencySeconds: latency, muted: effectsMuted && player.isEffect)
+            }
             // The property writes of this tick (and the game's since the last one) are checked
             // once here; errors other calls found for earlier writes join them.
             do {

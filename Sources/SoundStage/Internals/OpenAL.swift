@@ -21,7 +21,7 @@ struct CHandle: @unchecked Sendable, Hashable {
 /// Two pointers and nothing counted: objects copy it freely on the per-call path. The
 /// ``AudioContext`` that makes one frees it (``free()``) when it is destroyed; everything
 /// holding a copy keeps that context alive.
-struct ContextHandle: @unchecked Sendable, Hashable {
+struct ContextHandle: @unchecked Sendable {
     let raw: OpaquePointer
     private let journal: UnsafeMutablePointer<UncheckedJournal>
 
@@ -69,9 +69,6 @@ struct ContextHandle: @unchecked Sendable, Hashable {
         }
         note(UncheckedWrite(target: target, object: name, param: param))
     }
-
-    static func == (a: ContextHandle, b: ContextHandle) -> Bool { a.raw == b.raw }
-    func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 }
 
 /// The single gateway to OpenAL, and the lock every call into it runs under.

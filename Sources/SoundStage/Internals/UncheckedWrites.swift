@@ -70,8 +70,6 @@ struct UncheckedWrites {
     var first: UncheckedWrite?
     var last: UncheckedWrite?
 
-    var isEmpty: Bool { count == 0 }
-
     /// For an error message: how many, the first and the last.
     var summary: String {
         guard let first, let last else { return "no writes" }

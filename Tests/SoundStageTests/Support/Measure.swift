@@ -3,6 +3,17 @@ import SoundStage
 
 /// Levels, onsets and frequencies measured in rendered or decoded samples.
 enum Measure {
+    /// Signal-to-noise ratio in dB of `measured` against `reference` over their first `count`
+    /// samples: the reference's energy over the energy of the difference.
+    static func snrDB(_ measured: [Float], against reference: [Float], count: Int) -> Double {
+        var signal = 0.0, noise = 0.0
+        for i in 0..<count {
+            signal += Double(reference[i]) * Double(reference[i])
+            let d = Double(measured[i]) - Double(reference[i]); noise += d * d
+        }
+        return 10 * log10(signal / max(noise, 1e-30))
+    }
+
     /// RMS level in dBFS of a block of samples (-160 for silence).
     static func dB(_ samples: [Float]) -> Double {
         guard !samples.isEmpty else { return -160 }

@@ -24,26 +24,20 @@ extension Player {
     /// asked (without a finished event, as ``stop()``). The service loop moves the volume
     /// every tick, and OpenAL ramps each change, so there are no audible steps.
     public func fade(to target: Float, duration: Double, curve: FadeCurve = .linear, stopAtEnd: Bool = false) throws {
-        guard target.isFinite, Self.volumeRange.contains(target) else {
-            throw failure(.invalidArgument, "fade(to: \(target))", "volume must be in \(Self.volumeRange)")
-        }
+        try checkSetting(target, in: Self.volumeRange, "fade(to: \(target))", "volume")
         try addTween(.volume, "fade(to:duration:curve:stopAtEnd:)", from: { SIMD3(repeating: $0.volume) }, to: SIMD3(repeating: target),
                      duration: duration, curve: curve, stopAtEnd: stopAtEnd)
     }
 
     /// Moves ``pan`` to `target` over `duration` seconds.
     public func tweenPan(to target: Float, duration: Double, curve: FadeCurve = .linear) throws {
-        guard target.isFinite, Self.panRange.contains(target) else {
-            throw failure(.invalidArgument, "tweenPan(to: \(target))", "pan must be in \(Self.panRange)")
-        }
+        try checkSetting(target, in: Self.panRange, "tweenPan(to: \(target))", "pan")
         try addTween(.pan, "tweenPan(to:duration:curve:)", from: { SIMD3(repeating: $0.pan) }, to: SIMD3(repeating: target), duration: duration, curve: curve)
     }
 
     /// Moves ``rate`` to `target` over `duration` seconds.
     public func tweenRate(to target: Float, duration: Double, curve: FadeCurve = .linear) throws {
-        guard target.isFinite, Self.rateRange.contains(target) else {
-            throw failure(.invalidArgument, "tweenRate(to: \(target))", "rate must be in \(Self.rateRange)")
-        }
+        try checkSetting(target, in: Self.rateRange, "tweenRate(to: \(target))", "rate")
         try addTween(.rate, "tweenRate(to:duration:curve:)", from: { SIMD3(repeating: $0.rate) }, to: SIMD3(repeating: target), duration: duration, curve: curve)
     }
 

@@ -1,8 +1,8 @@
 extension Player {
-    /// One service tick: tweens, loop top-up, streaming, end of sound. `latency` is the
-    /// device's output latency in seconds this tick (the engine reads it once a tick).
-    func service(_ held: borrowing LockHeld, nowSeconds now: Double, latencySeconds latency: Double) {
-        let muted = isMuted(held)
+    /// One service tick: tweens, loop top-up, streaming, end of sound. The engine reads once a
+    /// tick, for all its players, the device's output `latency` in seconds and whether this
+    /// player is a `muted` effect.
+    func service(_ held: borrowing LockHeld, nowSeconds now: Double, latencySeconds latency: Double, muted: Bool) {
         state.withLockedValue(held) { s in
             guard s.status == .playing, let source = s.source else { return }
             advanceTweens(&s, held, nowSeconds: now, muted: muted)

@@ -123,9 +123,7 @@ extension Player {
     /// the source with the state in hand.
     private func setSetting(_ kind: Tween.Kind, _ setting: WritableKeyPath<PlayerSettings, Float>, _ value: Float, _ member: String,
                             _ range: ClosedRange<Float>, apply: (inout PlayerState, _ muted: Bool) throws -> Void) throws {
-        guard value.isFinite, range.contains(value) else {
-            throw failure(.invalidArgument, "\(member)(\(value))", "\(kind) must be in \(range)")
-        }
+        try checkSetting(value, in: range, "\(member)(\(value))", "\(kind)")
         try keepingEngine {
             try OpenAL.lock.withLock { held in
                 let muted = isMuted(held)
@@ -135,6 +133,14 @@ extension Player {
                     try apply(&s, muted)
                 }
             }
+        }
+    }
+
+    /// Throws ``SoundStageError/Code-swift.struct/invalidArgument`` from `operation` unless
+    /// `value` is finite and in `range`: the check of every setter and tween.
+    func checkSetting(_ value: Float, in range: ClosedRange<Float>, _ operation: String, _ what: String) throws {
+        guard value.isFinite, range.contains(value) else {
+            throw failure(.invalidArgument, operation, "\(what) must be in \(range)")
         }
     }
 
