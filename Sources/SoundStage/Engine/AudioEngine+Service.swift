@@ -32,6 +32,7 @@ extension AudioEngine {
     /// context's unchecked property writes, and delivers events.
     public func update() {
         OpenAL.lock.withLock { held in
+            guard isOffline || checkOutput(held) else { return }
             // One look at the state for the clock, the due starts and whether effects are muted.
             let (now, due, effectsMuted) = state.withLockedValue(held) { s -> (Double, [ScheduledStart], Bool) in
                 let now = isOffline ? Double(s.renderedFrames) / Double(context.frequency) : currentTime

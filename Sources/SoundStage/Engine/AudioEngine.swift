@@ -50,10 +50,15 @@ public final class AudioEngine: Sendable {
         case manual(tick: Double = 0.01)
     }
 
-    /// The output device.
-    public let device: AudioDevice
-    /// The context every player of this engine plays in.
-    public let context: AudioContext
+    /// The output device, the one the engine plays to now: it changes when the engine moves
+    /// (``switchOutput(to:)``, a lost device, the default device changing).
+    public var device: AudioDevice { output.withLock { $0.device } }
+    /// The context every player of this engine plays in; it changes with ``device``.
+    public var context: AudioContext { output.withLock { $0.context } }
+    /// The device and context in use, and what was asked for.
+    let output: Mutex<EngineOutput>
+    /// The attributes every context of the engine is made with.
+    public let attributes: ContextAttributes
     /// Whether the engine renders offline through the loopback device.
     public let isOffline: Bool
     /// The service tick in seconds.
@@ -79,13 +84,11 @@ public final class AudioEngine: Sendable {
         guard tick.isFinite, Self.tickRange.contains(tick) else {
             throw Self.failure(.invalidArgument, "init(output:attributes:service:)", object: "new engine", "the tick must be 1 ms...1 s, got \(tick) s")
         }
-        switch output {
-        case .defaultDevice: device = try AudioDevice.openOutput()
-        case .named(let name): device = try AudioDevice.openOutput(named: name)
-        case .offline(let format): device = try AudioDevice.openLoopback(format: format)
-        }
-        context = try AudioContext(device: device, attributes: attributes)
-        isOffline = { if case .offline = output { return true } else { return false } }()
+        let device = try Self.open(output)
+        let context = try AudioContext(device: device, attributes: attributes)
+        self.output = Mutex(EngineOutput(device: device, context: context, requested: output))
+        self.attributes = attributes
+        isOffline = output.isOffline
         self.tickSeconds = tick
         let found = foundErrors
         context.handle.setErrorSink { found.append($0) }
@@ -96,12 +99,22 @@ public final class AudioEngine: Sendable {
         running.store(false, ordering: .relaxed)
         stopAll()
         // Under the lock, so no checked call is between taking the old sink and appending.
+        let context = self.context
         let left = OpenAL.lock.withLock { _ in
             context.handle.setErrorSink(nil)
             return foundErrors.take()
         }
         for error in left { Log.report(error) }
         for stream in state.withLockedValue({ $0.subscribers.all }) { stream.finish() }
+    }
+
+    /// Opens the device for `output`.
+    static func open(_ output: Output) throws -> AudioDevice {
+        switch output {
+        case .defaultDevice: return try AudioDevice.openOutput()
+        case .named(let name): return try AudioDevice.openOutput(named: name)
+        case .offline(let format): return try AudioDevice.openLoopback(format: format)
+        }
     }
 
     /// The service tick in seconds.
@@ -124,8 +137,7 @@ public final class AudioEngine: Sendable {
     /// started otherwise.
     public var currentTime: Double {
         if isOffline { return Double(currentFrame) / Double(context.frequency) }
-        let elapsed = ContinuousClock.now - started
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return (ContinuousClock.now - started).seconds
     }
 
     /// The engine's clock in frames of its output: frames rendered so far offline, time since
@@ -137,6 +149,21 @@ public final class AudioEngine: Sendable {
 
     /// Makes a player for `sound`, which must belong to this engine's device.
     public func makePlayer(_ sound: Sound) -> Player { Player(sound: sound, engine: self) }
+}
+
+extension AudioEngine.Output {
+    /// Whether this is an offline (loopback) output.
+    public var isOffline: Bool {
+        if case .offline = self { return true }
+        return false
+    }
+}
+
+/// The device and context an engine plays through, and the output it was asked for.
+struct EngineOutput {
+    var device: AudioDevice
+    var context: AudioContext
+    var requested: AudioEngine.Output
 }
 
 extension AudioEngine: ErrorNaming {

@@ -7,12 +7,21 @@ public enum EngineEvent: Sendable, CustomStringConvertible {
     /// reports `finished(successfully: false)` when the error cut it short. The error is
     /// also logged (see `LoggingSystem` in swift-log).
     case serviceError(SoundStageError, player: Player?)
+    /// The engine moved to another output device (see ``RouteChange``).
+    case routeChanged(RouteChange)
+    /// The output device was lost and no other opens: the engine keeps every player's state
+    /// and tries again, `retryInSeconds` from now (the wait doubles up to 2 s).
+    case outputUnavailable(device: String, error: SoundStageError, retryInSeconds: Double)
 
     /// For example `serviceError(...)`.
     public var description: String {
         switch self {
         case .serviceError(let error, let player):
             return "serviceError(\(error)\(player.map { ", \($0)" } ?? ""))"
+        case .routeChanged(let change):
+            return "routeChanged(\(change))"
+        case .outputUnavailable(let device, let error, let retry):
+            return "outputUnavailable('\(device)', retry in \(retry) s: \(error))"
         }
     }
 }

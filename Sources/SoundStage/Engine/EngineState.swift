@@ -18,6 +18,21 @@ struct EngineState {
     /// The output latency read at the last tick (real devices), in seconds.
     var lastLatencySeconds = 0.0
     var subscribers = EventSubscribers<EngineEvent>()
+    /// Set while the output device is lost and no other has opened yet.
+    var lost: LostOutput?
+}
+
+/// A lost output the engine is trying to replace.
+struct LostOutput {
+    /// When the loss was noticed.
+    var since: ContinuousClock.Instant
+    /// The next attempt to open a device.
+    var nextAttempt: ContinuousClock.Instant
+    /// The wait before the attempt after that, in seconds (doubling up to 2 s).
+    var wait: Double
+    /// Whether the sound server went away with the device (the session says so): its return
+    /// is reported as `mediaServicesWereReset`.
+    var serverLost = false
 }
 
 /// Players to start together at an engine time.

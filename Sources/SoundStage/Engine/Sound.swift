@@ -21,6 +21,8 @@ public final class Sound: Sendable, CustomStringConvertible {
 
     let storage: Storage
     private let cachedSamples = Mutex<[Float]?>(nil)
+    /// The copy of a loaded sound's buffer on the device its engine moved to.
+    private let moved = Mutex<AudioBuffer?>(nil)
 
     /// The length in seconds.
     public let duration: Double
@@ -86,10 +88,33 @@ public final class Sound: Sendable, CustomStringConvertible {
         label = name
     }
 
-    /// The buffer of a loaded sound; nil for a streamed one.
+    /// The buffer of a loaded sound, on the device its engine plays to now (it is uploaded
+    /// again when the engine moves to another device); nil for a streamed one.
     public var buffer: AudioBuffer? {
-        if case .loaded(let buffer) = storage { return buffer }
-        return nil
+        guard case .loaded(let original) = storage else { return nil }
+        return moved.withLock { $0 } ?? original
+    }
+
+    /// The buffer of a loaded sound on `context`'s device: the one in use, or, when that is on
+    /// another device (the engine moved), a copy uploaded from the kept bytes, which is then
+    /// the one in use.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` for a streamed sound, and
+    ///   what uploading the copy throws.
+    func buffer(in context: AudioContext) throws -> AudioBuffer {
+        guard case .loaded(let original) = storage else {
+            throw failure(.invalidState, "buffer(in:)", "a streamed sound has no buffer")
+        }
+        // The gateway's lock first, as every other path that reaches `moved` takes them.
+        return try OpenAL.lock.withLock { _ in
+            try moved.withLock { moved in
+                let current = moved ?? original
+                if current.context.device === context.device { return current }
+                let copy = try current.copy(to: context)
+                moved = copy
+                return copy
+            }
+        }
     }
 
     /// Whether the sound is streamed from its file as it plays.

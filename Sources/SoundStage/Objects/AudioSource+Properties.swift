@@ -198,6 +198,17 @@ enum SourceProperties {
             return OffsetWithLatency(offset: v[0], latency: v[1])
         },
         write: nil)
+
+    /// The properties a source carries to its replacement on another device: every writable
+    /// one but the playback offsets and looping, which the player's feed sets.
+    static let carried: [PropertyCarrier] = [
+        PropertyCarrier(gain), PropertyCarrier(minGain), PropertyCarrier(maxGain), PropertyCarrier(pitch),
+        PropertyCarrier(coneInnerAngle), PropertyCarrier(coneOuterAngle), PropertyCarrier(coneOuterGain),
+        PropertyCarrier(referenceDistance), PropertyCarrier(maxDistance), PropertyCarrier(rolloffFactor),
+        PropertyCarrier(radius), PropertyCarrier(resampler), PropertyCarrier(position), PropertyCarrier(velocity),
+        PropertyCarrier(direction), PropertyCarrier(isRelative), PropertyCarrier(directChannels),
+        PropertyCarrier(stereoAngles), PropertyCarrier(spatialize), PropertyCarrier(distanceModel),
+    ]
 }
 
 extension PropertyAccessor where Value == Float {

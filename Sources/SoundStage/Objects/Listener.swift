@@ -89,6 +89,11 @@ enum ListenerProperties {
             alListenerfv(p, v)
         },
         validate: { o, _ in o.problem })
+
+    /// The properties a listener carries to a context on another device: all of them.
+    static let carried: [PropertyCarrier] = [
+        PropertyCarrier(gain), PropertyCarrier(position), PropertyCarrier(velocity), PropertyCarrier(orientation),
+    ]
 }
 
 extension PropertyAccessor where Value == SIMD3<Float> {

@@ -55,4 +55,10 @@ enum ContextProperties {
     static let perSourceDistanceModel = PropertyAccessor<Bool>("perSourceDistanceModel", AL_SOURCE_DISTANCE_MODEL, extension: "AL_EXT_source_distance_model",
         read: { _, p in alIsEnabled(p) != 0 },
         write: { _, p, v in if v { alEnable(p) } else { alDisable(p) } })
+
+    /// The properties a context carries to its replacement on another device: all of them.
+    static let carried: [PropertyCarrier] = [
+        PropertyCarrier(distanceModel), PropertyCarrier(dopplerFactor), PropertyCarrier(speedOfSound),
+        PropertyCarrier(perSourceDistanceModel),
+    ]
 }

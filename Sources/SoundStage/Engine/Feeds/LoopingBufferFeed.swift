@@ -43,6 +43,8 @@ final class LoopingBufferFeed: LoadedSoundFeed {
         return false
     }
 
+    func remainingPlays(atQueueOffset offset: Int) -> Int { -1 }
+
     func frame(atQueueOffset offset: Int) -> Int {
         guard offset < 0 else { return min(offset, max(0, sound.frameCount - 1)) }
         guard wrapped else { return 0 }

@@ -42,6 +42,11 @@ protocol PlaybackFeed: AnyObject {
     ///   source is left stopped and empty).
     func seek(_ source: AudioSource, toFrame frame: Int, heardOffset: Int) throws -> Bool
 
+    /// How many plays of the sound are left, counting the one heard at queue offset `offset`
+    /// (-1: forever). A feed made with this count and attached at the heard frame carries
+    /// the sound on (a player moved to another device).
+    func remainingPlays(atQueueOffset offset: Int) -> Int
+
     /// The sound frame `offset` frames into the source's buffer or queue; a negative offset
     /// (latency taken off just after the head moved) reaches back before it.
     func frame(atQueueOffset offset: Int) -> Int

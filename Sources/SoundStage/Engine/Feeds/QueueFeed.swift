@@ -25,7 +25,8 @@ final class QueueFeed: LoadedSoundFeed {
     /// Keeps enough plays queued to last at least 250 ms (and at least 8), so even a very
     /// short sound never runs dry between two service ticks.
     private func queueMore(_ source: AudioSource) throws {
-        guard let buffer = sound.buffer, playsToQueue > 0 else { return }
+        guard playsToQueue > 0 else { return }
+        let buffer = try sound.buffer(in: source.context)
         let target = min(4_096, max(8, Int((0.25 * Double(sound.sampleRate) / Double(max(1, sound.frameCount))).rounded(.up))))
         // Called with the queue just emptied or its played copies just unqueued: what is queued waits.
         let n = min(playsToQueue, max(0, target - queuedPlays))
@@ -59,6 +60,15 @@ final class QueueFeed: LoadedSoundFeed {
         try queueMore(source)
         try source.set(.sampleOffset, to: frame)
         return true
+    }
+
+    func remainingPlays(atQueueOffset offset: Int) -> Int {
+        guard offset >= 0 else {
+            // Heard: the end of a play already unqueued, or (nothing unqueued) the first.
+            return playsToQueue + queuedPlays + (playsUnqueued > 0 ? 1 : 0)
+        }
+        let finished = min(offset / max(1, sound.frameCount), max(0, queuedPlays - 1))
+        return playsToQueue + queuedPlays - finished
     }
 
     func frame(atQueueOffset offset: Int) -> Int {

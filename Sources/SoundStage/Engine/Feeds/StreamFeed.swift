@@ -125,20 +125,7 @@ final class StreamFeed: PlaybackFeed {
     /// it was being heard: gives back the plays the decoder had begun beyond that one, and
     /// decodes from `frame` next.
     private func restart(at frame: Int, keepingPlayAt heard: Int) {
-        if loopsLeft >= 0 {
-            // Walk the queued segments: after the one heard, each that starts at frame 0 is a
-            // play the decoder had begun.
-            var left = heard, passedHeard = false
-            for segment in chunks.lazy.flatMap(\.segments) {
-                if passedHeard {
-                    if segment.start == 0 { loopsLeft += 1 }
-                } else if left < segment.frames {
-                    passedHeard = true
-                } else {
-                    left -= segment.frames
-                }
-            }
-        }
+        if loopsLeft >= 0 { loopsLeft += playsBegun(after: heard) }
         chunks = []
         previous = nil
         ended = false
@@ -147,6 +134,26 @@ final class StreamFeed: PlaybackFeed {
         do { try decoder.seek(toFrame: frame) } catch let error as SoundStageError { failure = error } catch {
             failure = Sound.failure(.decodingFailed, "stream", object: label, "\(error)")
         }
+    }
+
+    /// The plays the decoder has begun beyond the one heard `heard` frames into the queue:
+    /// after the segment heard, each queued segment that starts at frame 0 is one.
+    private func playsBegun(after heard: Int) -> Int {
+        var left = heard, passedHeard = false, begun = 0
+        for segment in chunks.lazy.flatMap(\.segments) {
+            if passedHeard {
+                if segment.start == 0 { begun += 1 }
+            } else if left < segment.frames {
+                passedHeard = true
+            } else {
+                left -= segment.frames
+            }
+        }
+        return begun
+    }
+
+    func remainingPlays(atQueueOffset offset: Int) -> Int {
+        loopsLeft < 0 ? -1 : 1 + loopsLeft + playsBegun(after: offset)
     }
 
     func frame(atQueueOffset offset: Int) -> Int {

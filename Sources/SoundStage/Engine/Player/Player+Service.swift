@@ -6,7 +6,13 @@ extension Player {
         state.withLockedValue(held) { s in
             guard s.status == .playing, let source = s.source else { return }
             advanceTweens(&s, held, nowSeconds: now, muted: muted)
-            guard s.status == .playing, settle(&s, held, source) else { return }
+            guard s.status == .playing, settle(&s, held, source) else {
+                if !isOffline, s.status == .playing, let feed = s.feed {
+                    let offset = queueOffset(s, source)
+                    s.heard = (feed.frame(atQueueOffset: offset), offset)
+                }
+                return
+            }
             if !isOffline && hasSourceLatency {
                 // On a real device the mixer runs ahead of the ear by the output latency: the
                 // source stops that long before its last sample is heard, so the end is

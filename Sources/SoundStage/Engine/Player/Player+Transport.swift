@@ -98,7 +98,12 @@ extension Player {
     @discardableResult
     func prepare(_ held: borrowing LockHeld) throws -> AudioSource {
         let muted = isMuted(held)
+        let context = try outputContext("prepareToPlay()")
         return try state.withLockedValue(held) { s in
+            if let old = s.source, old.context !== context, !s.isEngaged {
+                // The engine moved to another device since this player last played.
+                try replaceSource(&s, old, in: context)
+            }
             let source = try s.source ?? AudioSource(context: context)
             s.source = source
             if s.isEngaged || s.pendingStart != nil { return source }
@@ -116,7 +121,7 @@ extension Player {
         try source.setBuffer(nil)
         s.feed = nil
         s.finishAt = nil
-        let feed = try makeFeed(&s)
+        let feed = try makeFeed(&s, in: source.context)
         try feed.attach(to: source, atFrame: frame)
         s.feed = feed
         s.pendingStart = frame
@@ -124,28 +129,33 @@ extension Player {
 
     /// The one place that decides how the sound is fed: a stream for a streamed sound, one
     /// looping buffer for a loop region or endless loops, a queue of plays otherwise.
-    private func makeFeed(_ s: inout PlayerState) throws -> any PlaybackFeed {
+    ///
+    /// `plays` is how many plays are left (-1 forever); nil: as many as ``numberOfLoops`` asks.
+    /// The buffers come from `context`'s device.
+    func makeFeed(_ s: inout PlayerState, in context: AudioContext, plays: Int? = nil) throws -> any PlaybackFeed {
+        let plays = plays ?? (s.settings.numberOfLoops < 0 ? -1 : s.settings.numberOfLoops + 1)
         if let decoder = try sound.makeDecoder() {
-            return StreamFeed(decoder: decoder, loops: s.settings.numberOfLoops, label: sound.label)
+            return StreamFeed(decoder: decoder, loops: plays < 0 ? -1 : max(0, plays - 1), label: sound.label)
         }
         if let region = s.settings.loopRegion {
             let frames = loopRegionFrames(of: region)
-            let buffer = try s.loopBuffer ?? makeLoopBuffer(frames)
+            let kept = s.loopBuffer.flatMap { $0.context.device === context.device ? $0 : nil }
+            let buffer = try kept ?? makeLoopBuffer(frames, in: context)
             s.loopBuffer = buffer
             return LoopingBufferFeed(sound: sound, buffer: buffer, loopEnd: frames.upperBound)
         }
-        if s.settings.numberOfLoops < 0, let buffer = sound.buffer {
-            return LoopingBufferFeed(sound: sound, buffer: buffer, loopEnd: sound.frameCount)
+        if plays < 0, sound.buffer != nil {
+            return LoopingBufferFeed(sound: sound, buffer: try sound.buffer(in: context), loopEnd: sound.frameCount)
         }
-        return QueueFeed(sound: sound, plays: s.settings.numberOfLoops + 1)
+        return QueueFeed(sound: sound, plays: plays)
     }
 
-    /// A copy of the sound's buffer with loop points on `frames`.
-    private func makeLoopBuffer(_ frames: Range<Int>) throws -> AudioBuffer {
-        guard let original = sound.buffer else {
+    /// A copy of the sound's buffer with loop points on `frames`, on `context`'s device.
+    private func makeLoopBuffer(_ frames: Range<Int>, in context: AudioContext) throws -> AudioBuffer {
+        guard sound.buffer != nil else {
             throw failure(.invalidState, "setLoopRegion(_:)", "loop regions need a loaded sound, not a streamed one")
         }
-        let buffer = try original.copy(to: context)
+        let buffer = try sound.buffer(in: context).copy(to: context)
         try buffer.setLoopPoints(frames: frames)
         return buffer
     }

@@ -18,8 +18,10 @@ import Foundation
 public final class Player: Sendable, CustomStringConvertible {
     /// The sound played.
     public let sound: Sound
-    /// The context the player's source lives in (its engine's).
-    let context: AudioContext
+    /// The context of the engine when the player was made, for the extensions it has (every
+    /// context of the same OpenAL has the same). The source lives in the engine's context of
+    /// the moment (``outputContext(_:)``), which changes when the engine moves to another device.
+    let homeContext: AudioContext
     /// Whether the player plays a fire-and-forget effect (silenced by ``AudioEngine/effectsMuted``).
     let isEffect: Bool
     /// Copies of the engine's settings, so they stay readable without it.
@@ -39,7 +41,7 @@ public final class Player: Sendable, CustomStringConvertible {
 
     init(sound: Sound, engine: AudioEngine, isEffect: Bool = false) {
         self.sound = sound
-        self.context = engine.context
+        self.homeContext = engine.context
         self.isOffline = engine.isOffline
         self.tickSeconds = engine.tickSeconds
         self.hasSourceLatency = engine.context.isExtensionPresent("AL_SOFT_source_latency")
@@ -73,6 +75,12 @@ public final class Player: Sendable, CustomStringConvertible {
             throw failure(.invalidState, member, "its engine was released; keep the AudioEngine while you play sound")
         }
         return engine
+    }
+
+    /// The context the player's source belongs in: its engine's, which follows the engine's
+    /// output device.
+    func outputContext(_ member: String) throws -> AudioContext {
+        try liveEngine(member).context
     }
 
     /// Whether the player is playing.

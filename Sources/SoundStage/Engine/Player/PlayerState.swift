@@ -24,6 +24,10 @@ struct PlayerState {
     var pendingStart: Int?
     /// When the end of the sound is heard, on a real device (engine seconds).
     var finishAt: Double?
+    /// Where the last service tick heard the sound on a real device: the frame, and the
+    /// queue offset it was at. A device that is lost stops its sources and forgets their
+    /// offsets; the player carries on from here on the next one.
+    var heard: (frame: Int, queueOffset: Int)?
     /// A service error met this run: the run cannot finish successfully.
     var serviceError: SoundStageError?
     var tweens: [Tween] = []

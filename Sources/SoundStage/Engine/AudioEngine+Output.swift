@@ -1,0 +1,121 @@
+import Foundation
+
+extension AudioEngine {
+    /// Moves the engine to another output, carrying everything across: the sounds' buffers
+    /// (uploaded again from their kept bytes), every player's source with all its
+    /// properties, the listener, distance model, Doppler and speed of sound, the context
+    /// attributes (HRTF request included), each player's playhead (exact to the frame offline,
+    /// latency-corrected on a device), streams from their decoder position, scheduled starts
+    /// at their engine time, and fades in flight. Playing players start again together.
+    ///
+    /// An offline engine moves between loopback devices (``Output/offline(_:)``), a real-time
+    /// one between output devices. Objects made by hand on the old ``context`` (an
+    /// ``AudioSource`` or ``AudioBuffer`` of your own) stay on the old device.
+    ///
+    /// - Returns: what changed, with how long the move took.
+    /// - Throws: ``SoundStageError/Code-swift.struct/deviceNotFound`` or
+    ///   ``SoundStageError/Code-swift.struct/noOutputDevice`` when the new output cannot be
+    ///   opened, ``SoundStageError/Code-swift.struct/invalidArgument`` for an offline output on
+    ///   a real-time engine or the reverse. The engine is then unchanged.
+    @discardableResult
+    public func switchOutput(to output: Output) throws -> RouteChange {
+        let member = "switchOutput(to:)"
+        guard output.isOffline == isOffline else {
+            throw failure(.invalidArgument, member, isOffline
+                ? "an offline engine moves only to another loopback device (.offline)"
+                : "a real-time engine moves only to another output device (.defaultDevice or .named)")
+        }
+        let device = try Self.open(output)
+        return try OpenAL.lock.withLock { held in
+            let change = try moveOutput(held, to: device, requested: output, reason: .override, lostAt: nil)
+            state.withLockedValue(held) { $0.outbox.append(.engine(.routeChanged(change))) }
+            return change
+        }
+    }
+
+    /// The output the engine was asked for: the default device, a named one, or offline.
+    public var requestedOutput: Output { output.withLock { $0.requested } }
+
+    /// Moves to `device` (see ``switchOutput(to:)``). `lostAt` is when the old device was
+    /// found lost, nil for a move while it still plays.
+    func moveOutput(_ held: borrowing LockHeld, to device: AudioDevice, requested: Output,
+                    reason: RouteChange.Reason, lostAt: ContinuousClock.Instant?) throws -> RouteChange {
+        let began = ContinuousClock.now
+        let old = output.withLock { $0 }
+        let context = try AudioContext(device: device, attributes: attributes)
+        try old.context.carryState(to: context)
+        output.withLock { $0 = EngineOutput(device: device, context: context, requested: requested) }
+        let found = foundErrors
+        context.handle.setErrorSink { found.append($0) }
+        old.context.handle.setErrorSink(nil)
+        let players = state.withLockedValue(held) { s -> [Player] in
+            s.lastLatencySeconds = 0
+            var seen = Set(s.active.keys)
+            return Array(s.active.values) + s.scheduled.flatMap(\.players).filter { seen.insert(ObjectIdentifier($0)).inserted }
+        }
+        var starting: [AudioSource] = []
+        for player in players {
+            do {
+                if let source = try player.move(held, to: context, deviceLost: lostAt != nil) { starting.append(source) }
+            } catch {
+                player.abandon(held, error)
+            }
+        }
+        do { try AudioSource.play(starting) } catch { reportServiceError(held, error, player: nil) }
+        let end = ContinuousClock.now
+        return RouteChange(reason: reason, previous: old.device.name, current: device.name,
+                           moveSeconds: (end - began).seconds, gapSeconds: lostAt.map { (end - $0).seconds })
+    }
+}
+
+extension AudioEngine {
+    /// The shortest and longest waits between attempts to open a device after a loss.
+    static let reopenWaits: ClosedRange<Double> = 0.05...2
+
+    /// At the start of a tick on a real device: notices a lost output and moves to the
+    /// default device (or the named one asked for, if it is back), or, when none opens, keeps
+    /// every player as it is and tries again later. Returns whether the output plays, so the
+    /// tick may service the players; while it is lost their sources are stopped and must not
+    /// be taken for finished.
+    func checkOutput(_ held: borrowing LockHeld) -> Bool {
+        let now = ContinuousClock.now
+        let lost = state.withLockedValue(held) { $0.lost }
+        if lost == nil {
+            if device.isConnected { return true }
+            state.withLockedValue(held) { $0.lost = LostOutput(since: now, nextAttempt: now, wait: Self.reopenWaits.lowerBound) }
+        } else if let lost, now < lost.nextAttempt {
+            return false
+        }
+        return replaceLostOutput(held, now: now)
+    }
+
+    /// Opens a device in place of the lost one and moves there; false when none opened.
+    private func replaceLostOutput(_ held: borrowing LockHeld, now: ContinuousClock.Instant) -> Bool {
+        guard let lost = state.withLockedValue(held, { $0.lost }) else { return true }
+        let requested = requestedOutput
+        let previous = device.name
+        do {
+            // The device asked for by name if it is back, the default device otherwise.
+            var target = Output.defaultDevice
+            if case .named(let name) = requested, AudioDevice.outputDevices.contains(name) { target = requested }
+            let device = try Self.open(target)
+            let change = try moveOutput(held, to: device, requested: requested,
+                                        reason: lost.serverLost ? .mediaServicesWereReset : .oldDeviceUnavailable,
+                                        lostAt: lost.since)
+            state.withLockedValue(held) { s in
+                s.lost = nil
+                s.outbox.append(.engine(.routeChanged(change)))
+            }
+            return true
+        } catch {
+            let error = error as? SoundStageError ?? failure(.noOutputDevice, "update()", "\(error)")
+            state.withLockedValue(held) { s in
+                let wait = lost.wait
+                s.lost?.nextAttempt = now + .seconds(wait)
+                s.lost?.wait = min(wait * 2, Self.reopenWaits.upperBound)
+                s.outbox.append(.engine(.outputUnavailable(device: previous, error: error, retryInSeconds: wait)))
+            }
+            return false
+        }
+    }
+}

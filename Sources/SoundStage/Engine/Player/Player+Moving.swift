@@ -1,0 +1,65 @@
+extension Player {
+    /// Moves the player to `context`, its engine's context on a new output device: a new
+    /// source with every property of the old one and, if the player is playing, paused or
+    /// scheduled, the sound fed again from the playhead with the plays it had left (streams
+    /// from their decoder position, fades and tweens carried on by the next ticks).
+    ///
+    /// The playhead is read from the old source, latency-corrected, when its device still
+    /// plays; when the device was lost (`deviceLost`, its sources stopped and their offsets
+    /// forgotten) it is where the last service tick heard it.
+    ///
+    /// - Returns: the new source when the player was playing: the engine starts all of them
+    ///   together. A paused or scheduled player waits as it was.
+    func move(_ held: borrowing LockHeld, to context: AudioContext, deviceLost: Bool) throws -> AudioSource? {
+        try state.withLockedValue(held) { s -> AudioSource? in
+            guard let old = s.source, old.context !== context else { return nil }
+            guard s.isEngaged, let feed = s.feed else {
+                try replaceSource(&s, old, in: context)
+                return nil
+            }
+            let (frame, plays): (Int, Int)
+            if let pending = s.pendingStart {
+                (frame, plays) = (pending, feed.remainingPlays(atQueueOffset: 0))
+            } else if deviceLost {
+                let heard = s.heard ?? (feed.frame(atQueueOffset: 0), 0)
+                (frame, plays) = (heard.frame, feed.remainingPlays(atQueueOffset: heard.queueOffset))
+            } else {
+                let offset = queueOffset(s, old)
+                (frame, plays) = (feed.frame(atQueueOffset: offset), feed.remainingPlays(atQueueOffset: offset))
+            }
+            try replaceSource(&s, old, in: context)
+            guard let source = s.source else { return nil }
+            let moved = try makeFeed(&s, in: context, plays: plays)
+            try moved.attach(to: source, atFrame: min(frame, max(0, sound.frameCount - 1)))
+            s.feed = moved
+            s.finishAt = nil
+            s.heard = nil
+            if s.status == .playing { return source }
+            s.pendingStart = frame
+            return nil
+        }
+    }
+
+    /// Puts a new source in `context` in place of `old`, with every property of it; the old
+    /// one is stopped and emptied, and goes when the last reference to it does.
+    func replaceSource(_ s: inout PlayerState, _ old: AudioSource, in context: AudioContext) throws {
+        let source = try AudioSource(context: context)
+        try old.carryProperties(to: source)
+        try old.stop()
+        try old.setBuffer(nil)
+        s.source = source
+        s.feed = nil
+    }
+}
+
+extension Player {
+    /// A player that could not be moved to a new device: the error is reported and the
+    /// player finishes, unsuccessfully.
+    func abandon(_ held: borrowing LockHeld, _ error: any Error) {
+        state.withLockedValue(held) { s in
+            report(&s, held, error)
+            guard s.isEngaged else { return }
+            finish(&s, held)
+        }
+    }
+}

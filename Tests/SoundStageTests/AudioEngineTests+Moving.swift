@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import SoundStage
+
+/// An engine moving to another device (``AudioEngine/switchOutput(to:)``), between loopback
+/// devices so the renders can be compared sample by sample with an engine that did not move.
+@Suite("AudioEngine: moving to another device carries every player, property and playhead")
+struct AudioEngineMovingTests {
+    static let format = RenderFormat(sampleRate: EngineRig.rate, channels: .stereo, sampleType: .float32)
+
+    /// A scene: context and listener settings, a positioned looping 440 Hz sine with tuned
+    /// 3D properties. Returns the player.
+    static func scene(_ engine: AudioEngine) throws -> Player {
+        try engine.context.set(.distanceModel, to: .linearClamped)
+        try engine.context.set(.dopplerFactor, to: 0.5)
+        try engine.context.set(.speedOfSound, to: 300)
+        let listener = engine.context.listener
+        try listener.set(.gain, to: 0.8)
+        try listener.setPose(position: [0.5, 0, 0], yaw: 0.3)
+        // The listener moves with the source: Doppler is on but shifts nothing, so the
+        // resampler steps whole frames and the renders can match sample for sample.
+        try listener.set(.velocity, to: [0.5, 0, 0])
+        let tone = Tone.samples(frequency: 440, sampleRate: EngineRig.rate, seconds: 1, amplitude: 0.5)
+        let sound = Sound(buffer: try AudioBuffer(context: engine.context, samples: tone, sampleRate: EngineRig.rate, label: "sine 440"))
+        let player = engine.makePlayer(sound)
+        player.numberOfLoops = -1
+        player.position = [2, 0, -3]
+        player.volume = 0.7
+        try player.prepareToPlay()
+        let source = try #require(player.audioSource)
+        try source.set(.referenceDistance, to: 1.5)
+        try source.set(.maxDistance, to: 40)
+        try source.set(.rolloffFactor, to: 0.5)
+        try source.set(.coneInnerAngle, to: 90)
+        try source.set(.coneOuterAngle, to: 200)
+        try source.set(.coneOuterGain, to: 0.25)
+        try source.set(.direction, to: [-1, 0, 0])
+        try source.set(.velocity, to: [0.5, 0, 0])
+        try source.set(.minGain, to: 0.05)
+        try player.play()
+        return player
+    }
+
+    /// Every property of the player's source, and of the context and its listener, as text.
+    static func properties(_ engine: AudioEngine, _ player: Player) throws -> [String] {
+        let s = try #require(player.audioSource)
+        let c = engine.context, l = c.listener
+        return [
+            "gain \(s.get(.gain))", "minGain \(s.get(.minGain))", "maxGain \(s.get(.maxGain))", "pitch \(s.get(.pitch))",
+            "cone \(s.get(.coneInnerAngle)) \(s.get(.coneOuterAngle)) \(s.get(.coneOuterGain))",
+            "distances \(s.get(.referenceDistance)) \(s.get(.maxDistance)) \(s.get(.rolloffFactor))",
+            "position \(s.get(.position))", "velocity \(s.get(.velocity))", "direction \(s.get(.direction))",
+            "relative \(s.get(.isRelative))", "looping \(s.get(.isLooping))", "spatialize \(s.get(.spatialize))",
+            "stereoAngles \(s.get(.stereoAngles))", "resampler \(s.get(.resampler))", "state \(s.state)",
+            "context \(c.get(.distanceModel)) \(c.get(.dopplerFactor)) \(c.get(.speedOfSound))",
+            "listener \(l.get(.gain)) \(l.get(.position)) \(l.get(.velocity)) \(l.get(.orientation))",
+        ]
+    }
+
+    @Test("a positioned tone moved mid-render: properties read back equal, the render continues the unmoved one's samples")
+    func movedMidRender() throws {
+        let moved = try EngineRig.offline(), still = try EngineRig.offline()
+        defer { moved.shutdown(); still.shutdown() }
+        let player = try Self.scene(moved)
+        _ = try Self.scene(still)
+        // Off a tick boundary, so the move lands inside a block.
+        var a = try moved.render(frames: 12_345)
+        var b = try still.render(frames: 12_345)
+        let before = try Self.properties(moved, player)
+        let playhead = player.currentFrame
+        let oldDevice = moved.device, oldSource = player.audioSource
+        let change = try moved.switchOutput(to: .offline(Self.format))
+        #expect(moved.device !== oldDevice && player.audioSource !== oldSource)
+        #expect(change.reason == .override && change.gapSeconds == nil)
+        #expect(try Self.properties(moved, player) == before)
+        #expect(player.currentFrame == playhead)
+        a.append(try moved.render(frames: 24_000))
+        b.append(try still.render(frames: 24_000))
+        for channel in 0..<2 {
+            let after = Array(a.channel(channel)[12_345...]), reference = Array(b.channel(channel)[12_345...])
+            // OpenAL Soft fades a new voice in over its first mix (no click); from the end of
+            // that fade on, the same samples as the engine that never moved, to float rounding.
+            let fade = (0..<after.count).last { abs(after[$0] - reference[$0]) > 1e-5 }.map { $0 + 1 } ?? 0
+            #expect(fade <= 480, "channel \(channel): the move's fade-in (to the end of the mix block, one tick at most) lasts \(fade) frames")
+            let snr = Measure.snrDB(Array(after[fade...]), against: Array(reference[fade...]), count: after.count - fade)
+            #expect(snr > 90, "channel \(channel): \(snr) dB")
+        }
+        let left = Measure.dB(Array(a.channel(0)[12_345...])), right = Measure.dB(Array(a.channel(1)[12_345...]))
+        #expect(right - left > 3, "the source on the right stays on the right: L \(left) R \(right) dB")
+        let frequency = Measure.peakFrequency(Array(a.channel(1)[12_345...]), sampleRate: EngineRig.rate)
+        #expect(abs(frequency - 440) < 2, "\(frequency) Hz")
+    }
+
+    @Test("plays left, streams and scheduled starts carry over: the onsets land where they would have")
+    func playsAndSchedules() throws {
+        for streamed in [false, true] {
+            let moved = try EngineRig.offline(), still = try EngineRig.offline()
+            defer { moved.shutdown(); still.shutdown() }
+            func start(_ engine: AudioEngine) throws -> (Player, Player, Player) {
+                let clicks = try EngineRig.clicks(engine, frames: 4_800, at: [100], streamed: streamed)
+                let thrice = engine.makePlayer(clicks)
+                thrice.numberOfLoops = 2
+                thrice.pan = -1
+                try thrice.play()
+                let later = engine.makePlayer(clicks)
+                later.pan = 1
+                try later.play(atFrame: 9_000)
+                let paused = engine.makePlayer(clicks)
+                try paused.play()
+                return (thrice, later, paused)
+            }
+            let (_, _, pausedMoved) = try start(moved)
+            let (_, _, pausedStill) = try start(still)
+            var a = try moved.render(frames: 2_000), b = try still.render(frames: 2_000)
+            pausedMoved.pause()
+            pausedStill.pause()
+            a.append(try moved.render(frames: 5_123))
+            b.append(try still.render(frames: 5_123))
+            try moved.switchOutput(to: .offline(Self.format))
+            #expect(pausedMoved.currentFrame == pausedStill.currentFrame)
+            a.append(try moved.render(frames: 10_000))
+            b.append(try still.render(frames: 10_000))
+            try pausedMoved.play()
+            try pausedStill.play()
+            a.append(try moved.render(frames: 4_800))
+            b.append(try still.render(frames: 4_800))
+            for channel in 0..<2 {
+                let got = onsets(a.channel(channel), threshold: 0.3), want = onsets(b.channel(channel), threshold: 0.3)
+                #expect(got == want, "streamed \(streamed), channel \(channel): \(got), want \(want)")
+                #expect(got.count >= 2, "streamed \(streamed), channel \(channel): \(got)")
+            }
+        }
+    }
+
+    @Test("bad moves are typed errors and leave the engine playing where it was")
+    func badMoves() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let player = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5))
+        player.numberOfLoops = -1
+        try player.play()
+        _ = try engine.render(frames: 1_000)
+        let device = engine.device
+        expectError(.invalidArgument, mentioning: ["offline"]) { try engine.switchOutput(to: .named("no such device")) }
+        expectError(.invalidArgument, mentioning: ["offline"]) { try engine.switchOutput(to: .defaultDevice) }
+        expectError(.unsupportedFormat) {
+            try engine.switchOutput(to: .offline(RenderFormat(sampleRate: 1, channels: .stereo, sampleType: .float32)))
+        }
+        #expect(engine.device === device && player.isPlaying)
+        #expect(Measure.dB(try engine.render(frames: 4_800), channel: 0) > -20)
+    }
+}
