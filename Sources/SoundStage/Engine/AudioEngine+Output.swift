@@ -28,7 +28,7 @@ extension AudioEngine {
         let device = try Self.open(output)
         return try OpenAL.lock.withLock { held in
             let change = try moveOutput(held, to: device, requested: output, reason: .override, lostAt: nil)
-            state.withLockedValue(held) { $0.outbox.append(.engine(.routeChanged(change))) }
+            report(held, change)
             return change
         }
     }
@@ -53,10 +53,13 @@ extension AudioEngine {
             var seen = Set(s.active.keys)
             return Array(s.active.values) + s.scheduled.flatMap(\.players).filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
+        let (category, paused) = state.withLockedValue(held) { ($0.category, $0.devicePaused) }
+        if paused { pauseDevice(held, device, context, true) }
+        let pauseMusic = reason == .oldDeviceUnavailable && category.pausesWhenOutputLost
         var starting: [AudioSource] = []
         for player in players {
             do {
-                if let source = try player.move(held, to: context, deviceLost: lostAt != nil) { starting.append(source) }
+                if let source = try player.move(held, to: context, deviceLost: lostAt != nil, pauseMusic: pauseMusic) { starting.append(source) }
             } catch {
                 player.abandon(held, error)
             }
@@ -99,13 +102,15 @@ extension AudioEngine {
             var target = Output.defaultDevice
             if case .named(let name) = requested, AudioDevice.outputDevices.contains(name) { target = requested }
             let device = try Self.open(target)
+            let serverLost = state.withLockedValue(held) { $0.serverLost }
             let change = try moveOutput(held, to: device, requested: requested,
-                                        reason: lost.serverLost ? .mediaServicesWereReset : .oldDeviceUnavailable,
+                                        reason: serverLost ? .mediaServicesWereReset : .oldDeviceUnavailable,
                                         lostAt: lost.since)
             state.withLockedValue(held) { s in
                 s.lost = nil
-                s.outbox.append(.engine(.routeChanged(change)))
+                s.serverLost = false
             }
+            report(held, change)
             return true
         } catch {
             let error = error as? SoundStageError ?? failure(.noOutputDevice, "update()", "\(error)")
@@ -115,7 +120,35 @@ extension AudioEngine {
                 s.lost?.wait = min(wait * 2, Self.reopenWaits.upperBound)
                 s.outbox.append(.engine(.outputUnavailable(device: previous, error: error, retryInSeconds: wait)))
             }
+            if lost.wait == Self.reopenWaits.lowerBound {
+                session?.post(.outputUnavailable(device: previous, reason: error.reason))
+            }
             return false
+        }
+    }
+}
+
+extension AudioEngine {
+    /// Posts a route change to the engine's subscribers and its session's.
+    func report(_ held: borrowing LockHeld, _ change: RouteChange) {
+        state.withLockedValue(held) { $0.outbox.append(.engine(.routeChanged(change))) }
+        session?.post(.routeChanged(change))
+    }
+
+    /// Pauses or resumes `device`'s mixing and suspends or processes `context` (real devices
+    /// that can pause); an error is reported, never thrown.
+    func pauseDevice(_ held: borrowing LockHeld, _ device: AudioDevice, _ context: AudioContext, _ pause: Bool) {
+        guard device.loopbackFormat == nil, device.canPause else { return }
+        do {
+            if pause {
+                try context.suspend()
+                try device.pause()
+            } else {
+                try device.resume()
+                try context.process()
+            }
+        } catch {
+            reportServiceError(held, error, player: nil)
         }
     }
 }

@@ -78,7 +78,16 @@ public final class AudioEngine: Sendable {
     /// - Throws: ``SoundStageError/Code-swift.struct/noOutputDevice`` or
     ///   ``SoundStageError/Code-swift.struct/deviceNotFound`` when the output cannot be opened,
     ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a tick outside 1 ms...1 s.
-    public init(output: Output = .defaultDevice, attributes: ContextAttributes = ContextAttributes(), service: Service = .thread()) throws {
+    public convenience init(output: Output = .defaultDevice, attributes: ContextAttributes = ContextAttributes(), service: Service = .thread()) throws {
+        try self.init(output: output, attributes: attributes, service: service, session: output.isOffline ? nil : .shared)
+    }
+
+    /// The session the engine joined: ``AudioSession/shared`` for a real-time engine, none
+    /// for an offline one (it renders on request; nothing on the system interrupts it).
+    public let session: AudioSession?
+
+    /// Makes an engine that joins `session` (tests give one of their own).
+    init(output: Output, attributes: ContextAttributes, service: Service, session: AudioSession?) throws {
         let tick: Double
         switch service { case .thread(let t), .manual(let t): tick = t }
         guard tick.isFinite, Self.tickRange.contains(tick) else {
@@ -92,6 +101,8 @@ public final class AudioEngine: Sendable {
         self.tickSeconds = tick
         let found = foundErrors
         context.handle.setErrorSink { found.append($0) }
+        self.session = session
+        session?.join(self)
         if case .thread = service, !isOffline { startServiceThread() }
     }
 

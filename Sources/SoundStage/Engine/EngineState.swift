@@ -10,6 +10,17 @@ struct EngineState {
     var renderedFrames = 0
     var effectsMuted = false
     var interrupted = false
+    /// Whether the session is interrupted or inactive: the device is paused for either.
+    var sessionInterrupted = false
+    var sessionInactive = false
+    /// Whether the device is paused now (for an interruption or an inactive session).
+    var devicePaused = false
+    /// The session's category, for what a lost device does to the players.
+    var category = AudioSession.Category.soloAmbient
+    /// Whether the next recovery follows the sound server's death and return.
+    var serverLost = false
+    /// Whether an engine on the default device moves when the default changes.
+    var followsDefaultOutput = true
     /// Events collected and not yet delivered, in order.
     var outbox: [Outgoing] = []
     /// Whether a thread is delivering the outbox.
@@ -30,9 +41,6 @@ struct LostOutput {
     var nextAttempt: ContinuousClock.Instant
     /// The wait before the attempt after that, in seconds (doubling up to 2 s).
     var wait: Double
-    /// Whether the sound server went away with the device (the session says so): its return
-    /// is reported as `mediaServicesWereReset`.
-    var serverLost = false
 }
 
 /// Players to start together at an engine time.

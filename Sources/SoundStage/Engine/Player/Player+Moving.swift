@@ -10,7 +10,10 @@ extension Player {
     ///
     /// - Returns: the new source when the player was playing: the engine starts all of them
     ///   together. A paused or scheduled player waits as it was.
-    func move(_ held: borrowing LockHeld, to context: AudioContext, deviceLost: Bool) throws -> AudioSource? {
+    ///
+    /// With `pauseMusic` (the device was lost, and the category pauses), a playing player
+    /// whose ``outputLossPolicy`` is ``OutputLossPolicy/pause`` is left paused instead.
+    func move(_ held: borrowing LockHeld, to context: AudioContext, deviceLost: Bool, pauseMusic: Bool = false) throws -> AudioSource? {
         try state.withLockedValue(held) { s -> AudioSource? in
             guard let old = s.source, old.context !== context else { return nil }
             guard s.isEngaged, let feed = s.feed else {
@@ -34,7 +37,11 @@ extension Player {
             s.feed = moved
             s.finishAt = nil
             s.heard = nil
-            if s.status == .playing { return source }
+            if s.status == .playing {
+                let policy = s.settings.outputLossPolicy ?? (isEffect ? .keepPlaying : .pause)
+                guard pauseMusic, policy == .pause else { return source }
+                s.status = .paused
+            }
             s.pendingStart = frame
             return nil
         }

@@ -110,6 +110,10 @@ extension Player {
     func interrupt(_ held: borrowing LockHeld) -> Bool {
         state.withLockedValue(held) { s in
             guard s.status == .playing, let source = s.source, !settleEnded(&s, held) else { return false }
+            if s.settings.interruptionPolicy == .stop {
+                stop(&s, held)
+                return false
+            }
             do { try source.pause() } catch { report(&s, held, error) }
             s.status = .paused
             s.wasInterrupted = true
@@ -133,7 +137,7 @@ extension Player {
         let (wasInterrupted, resumed) = state.withLockedValue(held) { s -> (Bool, Bool) in
             guard s.wasInterrupted else { return (false, false) }
             s.wasInterrupted = false
-            guard resume, s.status == .paused, let source = s.source else { return (true, false) }
+            guard resume, s.settings.interruptionPolicy == .resume, s.status == .paused, let source = s.source else { return (true, false) }
             do {
                 try source.play()
                 return (true, true)

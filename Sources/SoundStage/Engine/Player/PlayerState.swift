@@ -49,4 +49,7 @@ struct PlayerSettings {
     /// As set, in seconds within the sound.
     var loopRegion: Range<Double>?
     var position: SIMD3<Float>?
+    var interruptionPolicy = InterruptionPolicy.resume
+    /// nil: the default for the player's kind.
+    var outputLossPolicy: OutputLossPolicy?
 }

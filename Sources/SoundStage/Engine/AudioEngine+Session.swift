@@ -1,0 +1,71 @@
+extension AudioEngine {
+    /// Whether an engine opened on the default device moves to the new default when the
+    /// sound server's default output changes (the session watches it). True by default.
+    public var followsDefaultOutput: Bool {
+        get { state.withLockedValue { $0.followsDefaultOutput } }
+        set { state.withLockedValue { $0.followsDefaultOutput = newValue } }
+    }
+
+    /// Pauses or resumes the device for the session, as the interruption and the activation
+    /// together ask.
+    private func updateDevicePause(_ held: borrowing LockHeld) {
+        let change = state.withLockedValue(held) { s -> Bool? in
+            let pause = s.sessionInterrupted || s.sessionInactive
+            guard pause != s.devicePaused else { return nil }
+            s.devicePaused = pause
+            return pause
+        }
+        guard let pause = change else { return }
+        let (device, context) = output.withLock { ($0.device, $0.context) }
+        pauseDevice(held, device, context, pause)
+    }
+}
+
+extension AudioEngine: SessionMember {
+    func sessionInterruptionBegan() {
+        beginInterruption()
+        OpenAL.lock.withLock { held in
+            state.withLockedValue(held) { $0.sessionInterrupted = true }
+            updateDevicePause(held)
+        }
+    }
+
+    func sessionInterruptionEnded(shouldResume: Bool) {
+        OpenAL.lock.withLock { held in
+            state.withLockedValue(held) { $0.sessionInterrupted = false }
+            updateDevicePause(held)
+        }
+        endInterruption(resume: shouldResume)
+    }
+
+    func sessionActivated(_ active: Bool) {
+        OpenAL.lock.withLock { held in
+            state.withLockedValue(held) { $0.sessionInactive = !active }
+            updateDevicePause(held)
+        }
+    }
+
+    func sessionDefaultOutputChanged() {
+        guard !isOffline else { return }
+        OpenAL.lock.withLock { held in
+            guard state.withLockedValue(held, { $0.followsDefaultOutput && $0.lost == nil }),
+                  case .defaultDevice = requestedOutput else { return }
+            do {
+                let device = try Self.open(.defaultDevice)
+                let change = try moveOutput(held, to: device, requested: .defaultDevice, reason: .defaultChanged, lostAt: nil)
+                report(held, change)
+            } catch {
+                reportServiceError(held, error, player: nil)
+            }
+        }
+        deliverEvents()
+    }
+
+    func sessionServerLost() {
+        state.withLockedValue { $0.serverLost = true }
+    }
+
+    func sessionCategoryChanged(_ category: AudioSession.Category) {
+        state.withLockedValue { $0.category = category }
+    }
+}

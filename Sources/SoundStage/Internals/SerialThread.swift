@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// A thread of its own that runs the jobs handed to it one at a time, in order: where the
+/// audio session acts on what its watchers saw and delivers its events, so a watcher's own
+/// thread (a sound-server callback) never waits on an engine.
+final class SerialThread: Sendable {
+    private struct Queue {
+        var jobs: [@Sendable () -> Void] = []
+        var started = false
+    }
+
+    private let queue = Mutex(Queue())
+    private let wake = DispatchSemaphore(value: 0)
+    /// The thread's name (Linux keeps 15 characters).
+    let name: String
+    private let key: String
+
+    init(name: String) {
+        self.name = name
+        key = "SoundStage.SerialThread.\(name)"
+    }
+
+    /// Whether the calling thread is this one.
+    var isCurrent: Bool { Thread.current.threadDictionary[key] as? Bool ?? false }
+
+    /// Runs `job` on the thread after the jobs already handed to it.
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        let start = queue.withLock { q -> Bool in
+            q.jobs.append(job)
+            defer { q.started = true }
+            return !q.started
+        }
+        if start {
+            let thread = Thread { [self] in
+                Thread.current.name = name
+                Thread.current.threadDictionary[key] = true
+                while true {
+                    wake.wait()
+                    let jobs = queue.withLock { q in
+                        defer { q.jobs = [] }
+                        return q.jobs
+                    }
+                    for job in jobs { job() }
+                }
+            }
+            thread.name = name
+            thread.start()
+        }
+        wake.signal()
+    }
+}

@@ -1,0 +1,24 @@
+/// What the audio session asks of an engine that joined it. The engine (a later layer)
+/// implements it; the session holds members weakly.
+protocol SessionMember: AnyObject, Sendable {
+    /// Pauses the output for an interruption: players paused or stopped per their policy,
+    /// the context suspended and the device paused.
+    func sessionInterruptionBegan()
+    /// Ends an interruption: the device and context run again, and with `shouldResume` the
+    /// players resume per their policy.
+    func sessionInterruptionEnded(shouldResume: Bool)
+    /// Pauses (`false`) or resumes (`true`) the output for the session's activation, players
+    /// keeping their state.
+    func sessionActivated(_ active: Bool)
+    /// The sound server's default output changed: an engine on the default device follows.
+    func sessionDefaultOutputChanged()
+    /// The sound server died: the engine's device is lost with it, and its return is a reset.
+    func sessionServerLost()
+    /// The category's rules changed.
+    func sessionCategoryChanged(_ category: AudioSession.Category)
+}
+
+/// A member held weakly.
+struct WeakMember {
+    weak var member: (any SessionMember)?
+}
