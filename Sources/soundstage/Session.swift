@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import SoundStage
+
+struct Session: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print what SoundStage's audio session sees as it happens: interruptions, route changes, devices, the sound server.",
+        discussion: """
+        Opens an engine on the default output device (it joins the session) and prints one line per event, \
+        with the milliseconds since start, until Ctrl-C or --seconds. With --tone or --file it plays while it \
+        watches, so you can hear what an interruption or an unplugged device does. Try: start a call, press \
+        Ctrl-Z then `fg`, switch the default output, unplug headphones.
+        """)
+
+    @Option(help: "Play a sine of this many Hz, looping, while watching.")
+    var tone: Double?
+
+    @Option(help: "Play this sound file, looping, while watching.")
+    var file: String?
+
+    @Option(help: "The session category: \(AudioSession.Category.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var category: String = AudioSession.Category.soloAmbient.rawValue
+
+    @Flag(help: "Play the sound as an effect (it keeps playing when its device goes) rather than as music (it pauses).")
+    var effect = false
+
+    @Option(help: "Print the player's state every this many seconds (0: never).")
+    var statusEvery: Double = 0
+
+    @Option(help: "Stop after this many seconds (default: run until interrupted).")
+    var seconds: Double?
+
+    func run() throws {
+        guard let category = AudioSession.Category(rawValue: category) else {
+            fail("unknown category '\(category)'; use one of \(AudioSession.Category.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let start = ContinuousClock.now
+        let clock: @Sendable () -> String = {
+            let elapsed = ContinuousClock.now - start
+            return String(format: "%8.1f ms", Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15)
+        }
+        let say: @Sendable (String) -> Void = { line in
+            FileHandle.standardOutput.write(Data("\(clock())  \(line)\n".utf8))
+        }
+        let session = AudioSession.shared
+        do {
+            try session.setCategory(category)
+        } catch {
+            fail("\(error)")
+        }
+        let engine: AudioEngine
+        do { engine = try AudioEngine() } catch { fail("\(error)") }
+        say("engine on \(engine.device.name) (\(engine.context.frequency) Hz); session \(session.category), \(session.isActive ? "active" : "inactive")")
+        let watch = Thread {
+            let events = session.events()
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                for await event in events { say("session: \(event)") }
+                done.signal()
+            }
+            done.wait()
+        }
+        watch.start()
+        let engineWatch = Thread {
+            let events = engine.events()
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                for await event in events { say("engine: \(event)") }
+                done.signal()
+            }
+            done.wait()
+        }
+        engineWatch.start()
+        var player: Player?
+        do {
+            if let tone {
+                guard tone.isFinite, tone > 0, tone < 20_000 else { fail("--tone takes 1...20000 Hz, got \(tone)") }
+                let sound = try Sound(engine: engine, waveform: .sine, frequency: Float(tone), duration: 1)
+                player = effect ? try engine.playEffect(sound, volume: 0.5) : engine.makePlayer(sound)
+            } else if let file {
+                let sound = try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: file))
+                player = effect ? try engine.playEffect(sound) : engine.makePlayer(sound)
+            }
+            if let player {
+                player.numberOfLoops = -1
+                if !effect {
+                    player.volume = 0.5
+                    try player.play()
+                }
+                say("playing \(player.sound.label) as \(effect ? "an effect" : "music")")
+            }
+        } catch {
+            fail("\(error)")
+        }
+        let end = seconds.map { ContinuousClock.now + .seconds($0) }
+        var nextStatus = ContinuousClock.now
+        while end.map({ ContinuousClock.now < $0 }) ?? true {
+            if statusEvery > 0, let player, ContinuousClock.now >= nextStatus {
+                let latency = player.audioSource.map { $0.context.isExtensionPresent("AL_SOFT_source_latency") ? $0.get(.offsetWithLatency).latency : 0 } ?? 0
+                say(String(format: "status: %@ at %.3f s on %@ (output latency %.1f ms)", player.isPlaying ? "playing" : "paused",
+                           player.currentTime, engine.device.name, latency * 1000))
+                nextStatus = ContinuousClock.now + .seconds(statusEvery)
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        engine.shutdown()
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A PulseAudio server of one test's own, in a runtime folder of its own, so the test can add
+/// and remove sinks, switch the default, kill and restart it without touching the server the
+/// other suites play to. Everything it starts is stopped by ``stop()``.
+final class PrivatePulse: Sendable {
+    let runtime: URL
+    /// The environment that points clients (pactl, parec, a child process) at this server.
+    var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime.path, "PULSE_SERVER": "unix:" + runtime.appendingPathComponent("pulse/native").path] }
+
+    /// Starts a server with no sink (add them with ``addSink(_:)``).
+    init() throws {
+        runtime = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("soundstage-pulse-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        try start()
+    }
+
+    /// Starts (or restarts) the daemon; waits until it answers.
+    func start() throws {
+        let pulseaudio = try #require(ToolRunner.which("pulseaudio"))
+        _ = try ToolRunner.run(pulseaudio, ["-D", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix"],
+                               environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if (try? pactl(["info"]))?.status == 0 { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw PulseError("the private PulseAudio server did not start in \(runtime.path)")
+    }
+
+    /// Kills the daemon (`pulseaudio --kill`), as a crash would take it away.
+    func kill() throws {
+        let pulseaudio = try #require(ToolRunner.which("pulseaudio"))
+        _ = try ToolRunner.run(pulseaudio, ["--kill"], environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline, (try? pactl(["info"]))?.status == 0 { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    /// Runs pactl against this server.
+    @discardableResult
+    func pactl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ToolRunner.run(try #require(ToolRunner.which("pactl")), arguments, environment: environment)
+    }
+
+    /// Adds a null sink; returns its module index (for `pactl unload-module`).
+    func addSink(_ name: String) throws -> String {
+        let result = try pactl(["load-module", "module-null-sink", "sink_name=\(name)"])
+        guard result.status == 0 else { throw PulseError("load-module failed: \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs `soundstage session` against this server with `arguments`, OpenAL Soft on its
+    /// pulse backend.
+    func session(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+        var env = environment
+        env["ALSOFT_DRIVERS"] = "pulse"
+        env.merge(extra) { $1 }
+        return try ChildProcess(try #require(ToolRunner.soundstage), ["session"] + arguments, environment: env)
+    }
+
+    /// Records `sink`'s monitor, mono float at 48 kHz, until the recording is stopped.
+    func record(_ sink: String) throws -> ChildProcess {
+        try ChildProcess(try #require(ToolRunner.which("parec")),
+                         ["-d", "\(sink).monitor", "--rate=48000", "--channels=1", "--format=float32le", "--raw"],
+                         environment: environment, binaryOutput: true)
+    }
+
+    /// Stops the daemon and removes its folder.
+    func stop() {
+        try? kill()
+        try? FileManager.default.removeItem(at: runtime)
+    }
+}
+
+struct PulseError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A program running beside the test, its output read as it comes: lines (with when each
+/// arrived) or raw bytes.
+final class ChildProcess: Sendable {
+    private let process: Process
+    private final class Output: Sendable {
+        private let lock = NSLock()
+        nonisolated(unsafe) private var value: (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data) = ([], "", Data())
+        func withLock<R>(_ body: (inout (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data)) -> R) -> R {
+            lock.withLock { body(&value) }
+        }
+    }
+    private let output = Output()
+    private let binary: Bool
+
+    init(_ tool: URL, _ arguments: [String], environment: [String: String] = [:], binaryOutput: Bool = false) throws {
+        process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        binary = binaryOutput
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        let output = self.output, binary = binaryOutput
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+            let now = ContinuousClock.now
+            output.withLock { o in
+                if binary { o.bytes.append(data); return }
+                o.partial += String(decoding: data, as: UTF8.self)
+                while let newline = o.partial.firstIndex(of: "\n") {
+                    o.lines.append((String(o.partial[..<newline]), now))
+                    o.partial = String(o.partial[o.partial.index(after: newline)...])
+                }
+            }
+        }
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var lines: [String] { output.withLock { $0.lines.map(\.0) } }
+    var bytes: Data { output.withLock { $0.bytes } }
+    /// The recorded samples, for a float32 recording.
+    var samples: [Float] {
+        let data = bytes
+        return data.withUnsafeBytes { raw in Array(raw.bindMemory(to: Float.self).prefix(data.count / 4)) }
+    }
+
+    /// Waits up to `seconds` for a line containing `text` after the first `skipping` lines;
+    /// returns its index and when it arrived.
+    func waitForLine(containing text: String, after skipping: Int = 0, seconds: Double = 10) -> (index: Int, at: ContinuousClock.Instant)? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        repeat {
+            let found = output.withLock { o -> (Int, ContinuousClock.Instant)? in
+                for (i, line) in o.lines.enumerated() where i >= skipping && line.0.contains(text) { return (i, line.1) }
+                return nil
+            }
+            if let found { return found }
+            Thread.sleep(forTimeInterval: 0.005)
+        } while ContinuousClock.now < deadline
+        return nil
+    }
+
+    func signal(_ signal: Int32) { _ = Foundation.kill(process.processIdentifier, signal) }
+
+    /// Stops the program (SIGINT, then SIGKILL) and waits for it.
+    func stop() {
+        if process.isRunning { process.interrupt() }
+        let deadline = ContinuousClock.now + .seconds(3)
+        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    var isRunning: Bool { process.isRunning }
+}
