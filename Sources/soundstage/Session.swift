@@ -21,7 +21,7 @@ struct Session: ParsableCommand {
     @Option(help: "The session category: \(AudioSession.Category.allCases.map(\.rawValue).joined(separator: ", ")).")
     var category: String = AudioSession.Category.soloAmbient.rawValue
 
-    @Flag(help: "Play the sound as an effect (it keeps playing when its device goes) rather than as music (it pauses).")
+    @Flag(help: "Play the sound as an effect, which keeps playing when its device goes, rather than as music, which pauses.")
     var effect = false
 
     @Option(help: "Print the player's state every this many seconds (0: never).")
@@ -75,18 +75,15 @@ struct Session: ParsableCommand {
         do {
             if let tone {
                 guard tone.isFinite, tone > 0, tone < 20_000 else { fail("--tone takes 1...20000 Hz, got \(tone)") }
-                let sound = try Sound(engine: engine, waveform: .sine, frequency: Float(tone), duration: 1)
-                player = effect ? try engine.playEffect(sound, volume: 0.5) : engine.makePlayer(sound)
+                player = engine.makePlayer(try Sound(engine: engine, waveform: .sine, frequency: Float(tone), duration: 1))
             } else if let file {
-                let sound = try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: file))
-                player = effect ? try engine.playEffect(sound) : engine.makePlayer(sound)
+                player = engine.makePlayer(try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: file)))
             }
             if let player {
                 player.numberOfLoops = -1
-                if !effect {
-                    player.volume = 0.5
-                    try player.play()
-                }
+                player.volume = 0.5
+                player.outputLossPolicy = effect ? .keepPlaying : .pause
+                try player.play()
                 say("playing \(player.sound.label) as \(effect ? "an effect" : "music")")
             }
         } catch {

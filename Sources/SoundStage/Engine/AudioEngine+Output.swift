@@ -85,7 +85,15 @@ extension AudioEngine {
         let lost = state.withLockedValue(held) { $0.lost }
         if lost == nil {
             if device.isConnected { return true }
-            state.withLockedValue(held) { $0.lost = LostOutput(since: now, nextAttempt: now, wait: Self.reopenWaits.lowerBound) }
+            state.withLockedValue(held) { s in
+                var wait = Self.reopenWaits.lowerBound, next = now
+                if let last = s.lastRecovery, now - last.at < .seconds(Self.reopenWaits.upperBound) {
+                    wait = min(last.wait * 2, Self.reopenWaits.upperBound)
+                    next = last.at + .seconds(wait)
+                }
+                s.lost = LostOutput(since: now, nextAttempt: next, wait: wait)
+            }
+            if state.withLockedValue(held, { $0.lost?.nextAttempt ?? now }) > now { return false }
         } else if let lost, now < lost.nextAttempt {
             return false
         }
@@ -109,6 +117,7 @@ extension AudioEngine {
             state.withLockedValue(held) { s in
                 s.lost = nil
                 s.serverLost = false
+                s.lastRecovery = (ContinuousClock.now, lost.wait)
             }
             report(held, change)
             return true

@@ -31,6 +31,10 @@ struct EngineState {
     var subscribers = EventSubscribers<EngineEvent>()
     /// Set while the output device is lost and no other has opened yet.
     var lost: LostOutput?
+    /// The last replacement of a lost device: when, and the wait the attempts had reached. A
+    /// replacement lost again soon after goes on from that wait instead of starting over, so
+    /// a device that keeps failing is not reopened every tick.
+    var lastRecovery: (at: ContinuousClock.Instant, wait: Double)?
 }
 
 /// A lost output the engine is trying to replace.

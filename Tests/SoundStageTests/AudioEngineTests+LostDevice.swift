@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import SoundStage
+
+/// A real device loss with no working replacement: OpenAL Soft's wave backend writing to
+/// /dev/full loses its device at its first write, and every device opened in its place does
+/// the same, until the file it writes becomes writable. `soundstage session` is the game, in
+/// a child process, since OpenAL Soft reads its configuration once per process.
+@Suite("AudioEngine: a lost device with no replacement (the wave backend on /dev/full)")
+struct AudioEngineLostDeviceTests {
+    /// The milliseconds a `soundstage session` line was printed at.
+    static func milliseconds(_ line: String) -> Double? {
+        Double(line.split(separator: " ", omittingEmptySubsequences: true).first ?? "")
+    }
+
+    /// The first channel of a WAV file still being written (its sizes not filled in yet):
+    /// the format from its `fmt ` chunk, the samples from after its `data` chunk's header.
+    static func firstChannel(ofLiveWAV data: Data) -> ([Float], Int)? {
+        let bytes = [UInt8](data)
+        func find(_ tag: String) -> Int? {
+            let t = Array(tag.utf8)
+            return (12..<(bytes.count - 8)).first { Array(bytes[$0..<($0 + 4)]) == t }
+        }
+        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+        guard let fmt = find("fmt "), let chunk = find("data") else { return nil }
+        let channels = u16(fmt + 10), rate = u32(fmt + 12), bits = u16(fmt + 22)
+        let body = Array(bytes[(chunk + 8)...])
+        let frameBytes = channels * bits / 8
+        guard channels > 0, bits == 16 || bits == 32 else { return nil }
+        let frames = body.count / frameBytes
+        let samples: [Float] = (0..<frames).map { f in
+            let at = f * frameBytes
+            if bits == 16 { return Float(Int16(bitPattern: UInt16(body[at]) | UInt16(body[at + 1]) << 8)) / 32768 }
+            return Float(bitPattern: UInt32(body[at]) | UInt32(body[at + 1]) << 8 | UInt32(body[at + 2]) << 16 | UInt32(body[at + 3]) << 24)
+        }
+        return (samples, rate)
+    }
+
+    @Test("loss seen within 100 ms, retried with backoff, the player kept playing, sound written once the file can be written")
+    func waveToDevFull() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.url.appendingPathComponent("out.wav"), recovered = folder.url.appendingPathComponent("recovered.wav")
+        try FileManager.default.createSymbolicLink(atPath: output.path, withDestinationPath: "/dev/full")
+        let conf = folder.url.appendingPathComponent("alsoft.conf")
+        try "[general]\ndrivers=wave\n[wave]\nfile=\(output.path)\n".write(to: conf, atomically: true, encoding: .utf8)
+        // A failed alcOpenDevice is OpenAL's only way to say a device cannot be opened, and it
+        // sets an ALC error; the AL trap stays armed.
+        let child = try ChildProcess(try #require(ToolRunner.soundstage), ["session", "--tone", "440", "--effect", "--status-every", "0.1"],
+                                     environment: ["ALSOFT_CONF": conf.path, "ALSOFT_DRIVERS": "wave", "ALSOFT_TRAP_ALC_ERROR": "0"])
+        defer { child.stop() }
+        let opened = try #require(child.waitForLine(containing: "engine on"))
+        let lost = try #require(child.waitForLine(containing: "routeChanged(oldDeviceUnavailable"), "\(child.lines)")
+        let lines = child.lines
+        let seen = try #require(Self.milliseconds(lines[lost.index])) - (try #require(Self.milliseconds(lines[opened.index])))
+        #expect(seen < 100, "the loss was seen \(seen) ms after the device opened")
+        // Each replacement fails at once too; the waits between attempts grow.
+        Thread.sleep(forTimeInterval: 2)
+        let moves = child.lines.filter { $0.contains("session: routeChanged(") }.compactMap(Self.milliseconds)
+        #expect(moves.count >= 3 && moves.count < 40, "\(moves.count) replacements in about 2 s: \(moves)")
+        let gaps = zip(moves.dropFirst(), moves).map { $0 - $1 }
+        #expect((gaps.last ?? 0) > (gaps.first ?? 0), "the waits grow: \(gaps)")
+        #expect(child.lines.suffix(3).contains { $0.contains("status: playing") }, "\(child.lines.suffix(3))")
+        // The output returns: the next replacement writes to a file, and stays.
+        try FileManager.default.removeItem(at: output)
+        try FileManager.default.createSymbolicLink(atPath: output.path, withDestinationPath: recovered.path)
+        let before = child.lines.count
+        #expect(child.waitForLine(containing: "routeChanged(", after: before, seconds: 5) != nil, "\(child.lines.suffix(5))")
+        Thread.sleep(forTimeInterval: 1.5)
+        let since = child.lines.count
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!child.lines[since...].contains { $0.contains("routeChanged(") }, "no loss once the file is writable")
+        child.stop()
+        let data = try Data(contentsOf: recovered)
+        #expect(data.count > 48_000, "\(data.count) bytes written")
+        let (left, rate) = try #require(Self.firstChannel(ofLiveWAV: data), "an unreadable WAV header")
+        let level = Measure.dB(Array(left.suffix(left.count / 2)))
+        let hz = Measure.peakFrequency(Array(left.suffix(left.count / 2)), sampleRate: rate)
+        #expect(level > -20 && abs(hz - 440) < 5, "the tone in the written file: \(level) dB at \(hz) Hz")
+    }
+}
