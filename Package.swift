@@ -32,9 +32,30 @@ let package = Package(
             pkgConfig: "freealut",
             providers: [.apt(["libalut-dev"])]
         ),
+        .systemLibrary(
+            name: "CSystemd",
+            path: "Sources/CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // libpulse, for the session's own connection to the sound server. Linked by the
+        // module map: Debian's libpulse.pc adds flags SwiftPM refuses (-D_REENTRANT -pthread)
+        // with a warning, and the headers are on the default path.
+        .systemLibrary(
+            name: "CPulse",
+            path: "Sources/CPulse",
+            providers: [.apt(["libpulse-dev"])]
+        ),
+        // The async-signal-safe SIGTSTP/SIGCONT relay of the session's suspend watcher:
+        // compiled C, for its one process-wide state read by the signal handlers.
+        .target(
+            name: "CSignalRelay",
+            path: "Sources/CSignalRelay"
+        ),
         .target(
             name: "SoundStage",
-            dependencies: ["COpenAL", "CVorbis", "CALUT", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["COpenAL", "CVorbis", "CALUT", "CSystemd", "CSignalRelay", "CPulse",
+                           .product(name: "Logging", package: "swift-log")],
             path: "Sources/SoundStage"
         ),
         .executableTarget(
@@ -63,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundStageTests",
-            dependencies: ["SoundStage", "COpenAL", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SoundStage", "COpenAL", "CSystemd", .product(name: "Logging", package: "swift-log")],
             path: "Tests/SoundStageTests",
             exclude: ["Fixtures"]
         ),

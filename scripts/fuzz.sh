@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
-ensure_packages libopenal-dev libalut-dev libvorbis-dev pkg-config sox vorbis-tools
+ensure_packages "${SOUNDSTAGE_BUILD_PACKAGES[@]}" sox vorbis-tools
 ensure_swift
 
 target=${1:?usage: scripts/fuzz.sh wav|aiff|caf|ogg|all [seconds]}

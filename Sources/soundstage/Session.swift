@@ -48,29 +48,28 @@ struct Session: ParsableCommand {
         } catch {
             fail("\(error)")
         }
+        // Subscribed before the engine is made, which starts the session's watchers.
+        let sessionEvents = session.events()
+        Thread {
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                for await event in sessionEvents { say("session: \(event)") }
+                done.signal()
+            }
+            done.wait()
+        }.start()
         let engine: AudioEngine
         do { engine = try AudioEngine() } catch { fail("\(error)") }
         say("engine on \(engine.device.name) (\(engine.context.frequency) Hz); session \(session.category), \(session.isActive ? "active" : "inactive")")
-        let watch = Thread {
-            let events = session.events()
+        let engineEvents = engine.events()
+        Thread {
             let done = DispatchSemaphore(value: 0)
             Task {
-                for await event in events { say("session: \(event)") }
+                for await event in engineEvents { say("engine: \(event)") }
                 done.signal()
             }
             done.wait()
-        }
-        watch.start()
-        let engineWatch = Thread {
-            let events = engine.events()
-            let done = DispatchSemaphore(value: 0)
-            Task {
-                for await event in events { say("engine: \(event)") }
-                done.signal()
-            }
-            done.wait()
-        }
-        engineWatch.start()
+        }.start()
         var player: Player?
         do {
             if let tone {

@@ -22,6 +22,8 @@ extension AudioEngine {
 }
 
 extension AudioEngine: SessionMember {
+    var watchesSystem: Bool { !isOffline }
+
     func sessionInterruptionBegan() {
         beginInterruption()
         OpenAL.lock.withLock { held in
@@ -48,8 +50,9 @@ extension AudioEngine: SessionMember {
     func sessionDefaultOutputChanged() {
         guard !isOffline else { return }
         OpenAL.lock.withLock { held in
+            // A device already gone is the loss path's to replace (at the next tick).
             guard state.withLockedValue(held, { $0.followsDefaultOutput && $0.lost == nil }),
-                  case .defaultDevice = requestedOutput else { return }
+                  case .defaultDevice = requestedOutput, device.isConnected else { return }
             do {
                 let device = try Self.open(.defaultDevice)
                 let change = try moveOutput(held, to: device, requested: .defaultDevice, reason: .defaultChanged, lostAt: nil)
@@ -59,6 +62,10 @@ extension AudioEngine: SessionMember {
             }
         }
         deliverEvents()
+    }
+
+    func sessionOutputMayBeBack() {
+        state.withLockedValue { s in s.lost?.nextAttempt = .now }
     }
 
     func sessionServerLost() {

@@ -124,6 +124,7 @@ public final class AudioSession: Sendable {
     /// An engine joins: it follows the session's state from now on (paused if the session is
     /// inactive or interrupted).
     func join(_ member: any SessionMember) {
+        if member.watchesSystem { startWatching() }
         let (category, active, interrupted) = state.withLockedValue { s in
             s.members.removeAll { $0.member == nil }
             s.members.append(WeakMember(member: member))
@@ -171,6 +172,11 @@ struct SessionState {
     var members: [WeakMember] = []
     weak var delegate: (any AudioSessionDelegate)?
     var subscribers = EventSubscribers<SessionEvent>()
+    var watched = AudioSession.WatchedEvents.all
+    /// Other applications' phone streams playing on the sound server.
+    var phoneStreams = 0
+    /// The watchers, once started (nil before the first real-time engine joins).
+    var watchers: Watchers?
 
     var liveMembers: [any SessionMember] { members.compactMap(\.member) }
 }

@@ -1,6 +1,9 @@
 /// What the audio session asks of an engine that joined it. The engine (a later layer)
 /// implements it; the session holds members weakly.
 protocol SessionMember: AnyObject, Sendable {
+    /// Whether the member plays to a real device, so the session should watch the system
+    /// for it (an offline engine renders on request; nothing on the system reaches it).
+    var watchesSystem: Bool { get }
     /// Pauses the output for an interruption: players paused or stopped per their policy,
     /// the context suspended and the device paused.
     func sessionInterruptionBegan()
@@ -14,6 +17,9 @@ protocol SessionMember: AnyObject, Sendable {
     func sessionDefaultOutputChanged()
     /// The sound server died: the engine's device is lost with it, and its return is a reset.
     func sessionServerLost()
+    /// An output appeared or the sound server returned: an engine waiting for a device tries
+    /// again now.
+    func sessionOutputMayBeBack()
     /// The category's rules changed.
     func sessionCategoryChanged(_ category: AudioSession.Category)
 }

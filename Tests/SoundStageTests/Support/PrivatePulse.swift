@@ -20,8 +20,8 @@ final class PrivatePulse: Sendable {
     /// Starts (or restarts) the daemon; waits until it answers.
     func start() throws {
         let pulseaudio = try #require(ToolRunner.which("pulseaudio"))
-        _ = try ToolRunner.run(pulseaudio, ["-D", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix"],
-                               environment: ["XDG_RUNTIME_DIR": runtime.path])
+        _ = try ToolRunner.runDiscardingOutput(pulseaudio, ["-D", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix"],
+                                               environment: ["XDG_RUNTIME_DIR": runtime.path])
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             if (try? pactl(["info"]))?.status == 0 { return }
@@ -82,46 +82,65 @@ struct PulseError: Error, CustomStringConvertible {
 /// A program running beside the test, its output read as it comes: lines (with when each
 /// arrived) or raw bytes.
 final class ChildProcess: Sendable {
-    private let process: Process
-    private final class Output: Sendable {
+    let pid: pid_t
+    private let output = Output()
+    private let exited = Exited()
+
+    private final class Output: @unchecked Sendable {
         private let lock = NSLock()
-        nonisolated(unsafe) private var value: (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data) = ([], "", Data())
+        private var value: (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data) = ([], "", Data())
         func withLock<R>(_ body: (inout (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data)) -> R) -> R {
             lock.withLock { body(&value) }
         }
     }
-    private let output = Output()
-    private let binary: Bool
 
-    init(_ tool: URL, _ arguments: [String], environment: [String: String] = [:], binaryOutput: Bool = false) throws {
-        process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
-        binary = binaryOutput
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        let output = self.output, binary = binaryOutput
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
-            let now = ContinuousClock.now
-            output.withLock { o in
-                if binary { o.bytes.append(data); return }
-                o.partial += String(decoding: data, as: UTF8.self)
-                while let newline = o.partial.firstIndex(of: "\n") {
-                    o.lines.append((String(o.partial[..<newline]), now))
-                    o.partial = String(o.partial[o.partial.index(after: newline)...])
-                }
+    private final class Exited: @unchecked Sendable {
+        private let lock = NSLock()
+        private var status: Int32?
+        func check(_ pid: pid_t) -> Bool {
+            lock.withLock {
+                if status != nil { return true }
+                var s: Int32 = 0
+                if waitpid(pid, &s, WNOHANG) == pid { status = s; return true }
+                return false
             }
         }
-        try process.run()
     }
 
-    var pid: Int32 { process.processIdentifier }
+    init(_ tool: URL, _ arguments: [String], environment: [String: String] = [:], binaryOutput: Bool = false) throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw PulseError("pipe failed") }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        do {
+            pid = try Spawn.start(tool, arguments, environment: environment, stdout: writeEnd, closing: readEnd)
+        } catch {
+            close(readEnd)
+            close(writeEnd)
+            throw error
+        }
+        close(writeEnd)
+        let output = self.output
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = read(readEnd, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                let data = Data(buffer[0..<n]), now = ContinuousClock.now
+                output.withLock { o in
+                    if binaryOutput { o.bytes.append(data); return }
+                    o.partial += String(decoding: data, as: UTF8.self)
+                    while let newline = o.partial.firstIndex(of: "\n") {
+                        o.lines.append((String(o.partial[..<newline]), now))
+                        o.partial = String(o.partial[o.partial.index(after: newline)...])
+                    }
+                }
+            }
+            close(readEnd)
+        }.start()
+    }
+
     var lines: [String] { output.withLock { $0.lines.map(\.0) } }
     var bytes: Data { output.withLock { $0.bytes } }
     /// The recorded samples, for a float32 recording.
@@ -145,16 +164,17 @@ final class ChildProcess: Sendable {
         return nil
     }
 
-    func signal(_ signal: Int32) { _ = Foundation.kill(process.processIdentifier, signal) }
+    func signal(_ signal: Int32) { _ = kill(pid, signal) }
 
-    /// Stops the program (SIGINT, then SIGKILL) and waits for it.
+    var isRunning: Bool { !exited.check(pid) }
+
+    /// Stops the program (SIGINT, then SIGKILL after 3 s) and waits for it.
     func stop() {
-        if process.isRunning { process.interrupt() }
+        guard isRunning else { return }
+        signal(SIGINT)
         let deadline = ContinuousClock.now + .seconds(3)
-        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        while isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if isRunning { signal(SIGKILL) }
+        while isRunning { Thread.sleep(forTimeInterval: 0.01) }
     }
-
-    var isRunning: Bool { process.isRunning }
 }

@@ -28,6 +28,12 @@ enum ToolRunner {
 
     /// Runs `tool` to the end with this process's environment plus `environment` (without the
     /// OpenAL error traps if `dropTrap`), and returns its exit status and output.
+    /// Runs `tool` to the end with its output thrown away, for a program that leaves a daemon
+    /// behind (tmux, pulseaudio -D). Returns the exit status.
+    static func runDiscardingOutput(_ tool: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
+        Spawn.wait(try Spawn.start(tool, arguments, environment: environment))
+    }
+
     static func run(_ tool: URL, _ arguments: [String], environment: [String: String] = [:], dropTrap: Bool = false) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = tool

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// A real terminal: a tmux server of the test's own with one bash window, so that job
+/// control (Ctrl-Z, `fg`) works as it does for a user.
+final class Terminal: Sendable {
+    let socket = "soundstage-\(UUID().uuidString.prefix(8))"
+    let tmux: URL
+
+    init() throws {
+        tmux = try #require(ToolRunner.which("tmux"), "tmux is not installed")
+        let status = try ToolRunner.runDiscardingOutput(tmux, ["-L", socket, "new-session", "-d", "-s", "test", "-x", "160", "-y", "40", "bash --norc --noprofile"])
+        guard status == 0 else { throw PulseError("tmux did not start (status \(status))") }
+    }
+
+    /// Types `keys` (tmux key names: "C-z", "Enter", or literal text).
+    func send(_ keys: String...) throws {
+        _ = try ToolRunner.runDiscardingOutput(tmux, ["-L", socket, "send-keys", "-t", "test"] + keys)
+    }
+
+    /// Types a command line and Enter.
+    func run(_ line: String) throws {
+        _ = try ToolRunner.runDiscardingOutput(tmux, ["-L", socket, "send-keys", "-t", "test", "-l", line])
+        try send("Enter")
+    }
+
+    /// What the window shows.
+    var screen: String {
+        (try? ToolRunner.run(tmux, ["-L", socket, "capture-pane", "-p", "-t", "test"]).stdout) ?? ""
+    }
+
+    /// Ends what runs in the window (Ctrl-C) and the tmux server.
+    func close() {
+        try? send("C-c")
+        Thread.sleep(forTimeInterval: 0.2)
+        _ = try? ToolRunner.runDiscardingOutput(tmux, ["-L", socket, "kill-server"])
+    }
+}
+
+/// A D-Bus daemon of the test's own, standing in for the system bus
+/// (`DBUS_SYSTEM_BUS_ADDRESS`), with nothing else on it.
+final class PrivateBus: Sendable {
+    let address: String
+    private let daemon: ChildProcess
+
+    init() throws {
+        let tool = try #require(ToolRunner.which("dbus-daemon"), "dbus-daemon is not installed")
+        daemon = try ChildProcess(tool, ["--session", "--nofork", "--print-address=1", "--nosyslog"])
+        guard let line = daemon.waitForLine(containing: "unix:", seconds: 5) else {
+            daemon.stop()
+            throw PulseError("dbus-daemon did not start")
+        }
+        address = daemon.lines[line.index].trimmingCharacters(in: .whitespaces)
+    }
+
+    func stop() { daemon.stop() }
+}
