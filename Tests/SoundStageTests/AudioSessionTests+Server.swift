@@ -38,7 +38,8 @@ struct AudioSessionServerTests {
         #expect(music.waitForLine(containing: "routeChanged(oldDeviceUnavailable") != nil, "\(music.lines)")
         let paused = music.waitForLine(containing: "status: paused")
         #expect(paused != nil, "music pauses when its device goes: \(music.lines.suffix(5))")
-        Thread.sleep(forTimeInterval: 2)
+        let recorded = second.bytes.count
+        second.waitForSamples(seconds: Double(recorded) / 192_000 + 1.5)
         let heard = Self.toneLevel(second.samples, lastSeconds: 1)
         #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the effect on the second sink: \(heard)")
     }
@@ -62,7 +63,7 @@ struct AudioSessionServerTests {
         #expect(back != nil, "\(child.lines)")
         let monitor = try pulse.record("first")
         defer { monitor.stop() }
-        Thread.sleep(forTimeInterval: 2)
+        monitor.waitForSamples(seconds: 2)
         let heard = Self.toneLevel(monitor.samples, lastSeconds: 1)
         #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the restarted server: \(heard)")
         #expect(child.isRunning)
@@ -152,7 +153,8 @@ extension AudioSessionServerTests {
         try pulse.pactl(["set-default-sink", "second"])
         let moved = child.waitForLine(containing: "session: routeChanged(defaultChanged")
         #expect(moved != nil, "\(child.lines)")
-        Thread.sleep(forTimeInterval: 3)   // a monitor recording starts late
+        let recorded = second.bytes.count
+        second.waitForSamples(seconds: Double(recorded) / 192_000 + 1.5)
         let heard = Self.toneLevel(second.samples, lastSeconds: 1)
         #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the second sink: \(heard)")
     }

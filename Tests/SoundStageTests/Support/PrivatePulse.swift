@@ -164,6 +164,13 @@ final class ChildProcess: Sendable {
         return nil
     }
 
+    /// Waits up to `timeout` seconds until a float32 mono 48 kHz recording holds `seconds`
+    /// of samples (a monitor recording starts late, later still on a busy machine).
+    func waitForSamples(seconds: Double, timeout: Double = 15) {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while bytes.count < Int(seconds * 48_000) * 4 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
     func signal(_ signal: Int32) { _ = kill(pid, signal) }
 
     var isRunning: Bool { !exited.check(pid) }
