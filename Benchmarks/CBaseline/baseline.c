@@ -251,3 +251,97 @@ double cbase_engine_start(const char *const *paths, int count) {
     close_loopback(device, context);
     return ok ? seconds : -1;
 }
+
+/* Every source property SoundStage carries to a new device (floats, vectors, integers). */
+static const ALenum move_floats[] = {AL_GAIN, AL_MIN_GAIN, AL_MAX_GAIN, AL_PITCH, AL_CONE_INNER_ANGLE, AL_CONE_OUTER_ANGLE,
+                                     AL_CONE_OUTER_GAIN, AL_REFERENCE_DISTANCE, AL_MAX_DISTANCE, AL_ROLLOFF_FACTOR, AL_SOURCE_RADIUS};
+static const ALenum move_vectors[] = {AL_POSITION, AL_VELOCITY, AL_DIRECTION};
+static const ALenum move_ints[] = {AL_SOURCE_RELATIVE, AL_DIRECT_CHANNELS_SOFT, AL_SOURCE_SPATIALIZE_SOFT, AL_DISTANCE_MODEL,
+                                   AL_SOURCE_RESAMPLER_SOFT};
+
+double cbase_move(int sources, int buffers, int frames) {
+    ALCcontext *old_context = NULL;
+    ALCdevice *old_device = open_loopback(0, sources, &old_context);
+    if (!old_device) return -1;
+    float **kept = malloc(sizeof(float *) * buffers);
+    ALuint *old_buffers = malloc(sizeof(ALuint) * buffers), *new_buffers = malloc(sizeof(ALuint) * buffers);
+    ALuint *old_sources = malloc(sizeof(ALuint) * sources), *new_sources = malloc(sizeof(ALuint) * sources);
+    alGenBuffers(buffers, old_buffers);
+    for (int b = 0; b < buffers; b++) {
+        kept[b] = malloc(sizeof(float) * frames);
+        for (int i = 0; i < frames; i++) kept[b][i] = 0.25f * sinf(2 * (float)M_PI * (220 + b) * i / 48000);
+        alBufferData(old_buffers[b], AL_FORMAT_MONO_FLOAT32, kept[b], frames * (ALsizei)sizeof(float), 48000);
+    }
+    alGenSources(sources, old_sources);
+    for (int s = 0; s < sources; s++) {
+        float angle = 2 * (float)M_PI * s / sources;
+        alSourcei(old_sources[s], AL_BUFFER, (ALint)old_buffers[s % buffers]);
+        alSourcei(old_sources[s], AL_LOOPING, AL_TRUE);
+        alSource3f(old_sources[s], AL_POSITION, 4 * cosf(angle), 0, 4 * sinf(angle));
+        alSourcef(old_sources[s], AL_GAIN, 0.5f);
+    }
+    alSourcePlayv(sources, old_sources);
+    static float out[2 * 4800];
+    alcRenderSamplesSOFT(old_device, out, 4800);
+
+    double start = now();
+    ALCcontext *context = NULL;
+    ALCdevice *device = alcLoopbackOpenDeviceSOFT(NULL);
+    ALCint attrs[] = {ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT, ALC_FREQUENCY, 48000,
+                      ALC_HRTF_SOFT, ALC_FALSE, ALC_MONO_SOURCES, sources, ALC_STEREO_SOURCES, 0, 0};
+    context = alcCreateContext(device, attrs);
+    /* The context's and the listener's state, read in the old context, set in the new. */
+    ALint model = alGetInteger(AL_DISTANCE_MODEL);
+    ALfloat doppler = alGetFloat(AL_DOPPLER_FACTOR), speed = alGetFloat(AL_SPEED_OF_SOUND), gain, v[3][3], orientation[6];
+    alGetListenerf(AL_GAIN, &gain);
+    alGetListenerfv(AL_POSITION, v[0]);
+    alGetListenerfv(AL_VELOCITY, v[1]);
+    alGetListenerfv(AL_ORIENTATION, orientation);
+    /* Each source's properties and offset, read before the switch. */
+    enum { NF = sizeof move_floats / sizeof *move_floats, NV = sizeof move_vectors / sizeof *move_vectors, NI = sizeof move_ints / sizeof *move_ints };
+    ALfloat (*floats)[NF] = malloc(sizeof(*floats) * sources);
+    ALfloat (*vectors)[NV][3] = malloc(sizeof(*vectors) * sources);
+    ALint (*ints)[NI] = malloc(sizeof(*ints) * sources), *offsets = malloc(sizeof(ALint) * sources);
+    for (int s = 0; s < sources; s++) {
+        for (int k = 0; k < NF; k++) alGetSourcef(old_sources[s], move_floats[k], &floats[s][k]);
+        for (int k = 0; k < NV; k++) alGetSourcefv(old_sources[s], move_vectors[k], vectors[s][k]);
+        for (int k = 0; k < NI; k++) alGetSourcei(old_sources[s], move_ints[k], &ints[s][k]);
+        alGetSourcei(old_sources[s], AL_SAMPLE_OFFSET, &offsets[s]);
+    }
+    alSourceStopv(sources, old_sources);
+    alcMakeContextCurrent(context);
+    alDistanceModel(model);
+    alDopplerFactor(doppler);
+    alSpeedOfSound(speed);
+    alListenerf(AL_GAIN, gain);
+    alListenerfv(AL_POSITION, v[0]);
+    alListenerfv(AL_VELOCITY, v[1]);
+    alListenerfv(AL_ORIENTATION, orientation);
+    alGenBuffers(buffers, new_buffers);
+    for (int b = 0; b < buffers; b++)
+        alBufferData(new_buffers[b], AL_FORMAT_MONO_FLOAT32, kept[b], frames * (ALsizei)sizeof(float), 48000);
+    alGenSources(sources, new_sources);
+    for (int s = 0; s < sources; s++) {
+        for (int k = 0; k < NF; k++) alSourcef(new_sources[s], move_floats[k], floats[s][k]);
+        for (int k = 0; k < NV; k++) alSourcefv(new_sources[s], move_vectors[k], vectors[s][k]);
+        for (int k = 0; k < NI; k++) alSourcei(new_sources[s], move_ints[k], ints[s][k]);
+        alSourcei(new_sources[s], AL_BUFFER, (ALint)new_buffers[s % buffers]);
+        alSourcei(new_sources[s], AL_LOOPING, AL_TRUE);
+        alSourcei(new_sources[s], AL_SAMPLE_OFFSET, offsets[s]);
+    }
+    alSourcePlayv(sources, new_sources);
+    double elapsed = now() - start;
+    int ok = alGetError() == AL_NO_ERROR;
+
+    alDeleteSources(sources, new_sources);
+    alDeleteBuffers(buffers, new_buffers);
+    close_loopback(device, context);
+    alcMakeContextCurrent(old_context);
+    alDeleteSources(sources, old_sources);
+    alDeleteBuffers(buffers, old_buffers);
+    close_loopback(old_device, old_context);
+    for (int b = 0; b < buffers; b++) free(kept[b]);
+    free(kept); free(old_buffers); free(new_buffers); free(old_sources); free(new_sources);
+    free(floats); free(vectors); free(ints); free(offsets);
+    return ok ? elapsed : -1;
+}

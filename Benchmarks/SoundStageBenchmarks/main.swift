@@ -162,6 +162,98 @@ func cEngineStart() -> Double {
     }
 }
 
+/// Seconds to move an offline engine with `players` playing looping players over `sounds`
+/// loaded sounds of `frames` mono float frames each to a new loopback device.
+func swiftMove(players count: Int, sounds soundCount: Int, frames: Int) throws -> Double {
+    let format = RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32)
+    let engine = try AudioEngine(output: .offline(format), attributes: ContextAttributes(monoSources: count, stereoSources: 0, hrtf: .off),
+                                 service: .manual())
+    let sounds = try (0..<soundCount).map { b -> Sound in
+        let samples = (0..<frames).map { 0.25 * sinf(2 * .pi * Float(220 + b) * Float($0) / 48_000) }
+        return Sound(buffer: try AudioBuffer(context: engine.context, samples: samples, sampleRate: 48_000))
+    }
+    let players = try (0..<count).map { i -> Player in
+        let angle = 2 * Float.pi * Float(i) / Float(count)
+        let player = engine.makePlayer(sounds[i % soundCount])
+        player.numberOfLoops = -1
+        player.position = [4 * cosf(angle), 0, 4 * sinf(angle)]
+        player.volume = 0.5
+        try player.prepareToPlay()
+        return player
+    }
+    try engine.play(players)
+    _ = try engine.render(frames: 4_800)
+    let start = now()
+    try engine.switchOutput(to: .offline(format))
+    let elapsed = now() - start
+    withExtendedLifetime((players, sounds)) {}
+    return elapsed
+}
+
+/// The audible gap when the device in use goes away (`--gap`): a private PulseAudio server
+/// with two null sinks, an engine on the default one playing a tone, the sink unloaded.
+/// From `pactl unload-module` to the engine playing on the other sink (polled every 0.5 ms),
+/// plus the new device's output latency: the time no sound of the game reaches a sink, at
+/// most. Runs before anything else touches OpenAL, which picks its backend once a process.
+func measureGap(runs: Int) throws {
+    let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-gap-\(getpid())")
+    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+    setenv("XDG_RUNTIME_DIR", runtime.path, 1)
+    setenv("ALSOFT_DRIVERS", "pulse", 1)
+    func shell(_ command: String) -> String {
+        let p = Process(), out = Pipe()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return "" }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    _ = shell("pulseaudio -D -n --exit-idle-time=-1 --load=module-native-protocol-unix >/dev/null 2>&1")
+    defer { _ = shell("pulseaudio --kill"); try? FileManager.default.removeItem(at: runtime) }
+    for _ in 0..<100 where shell("pactl info >/dev/null 2>&1 && echo up") != "up" { usleep(50_000) }
+    var detected: [Double] = [], upper: [Double] = [], moves: [Double] = [], latencies: [Double] = []
+    for run in 0..<runs {
+        let first = shell("pactl load-module module-null-sink sink_name=first\(run)")
+        let second = shell("pactl load-module module-null-sink sink_name=second\(run)")
+        _ = shell("pactl set-default-sink first\(run)")
+        let engine = try AudioEngine()
+        let player = engine.makePlayer(try Sound(engine: engine, waveform: .sine, frequency: 440, duration: 1))
+        player.numberOfLoops = -1
+        player.outputLossPolicy = .keepPlaying
+        try player.play()
+        usleep(500_000)
+        let old = engine.device
+        let t0 = now()
+        _ = shell("pactl unload-module \(first)")
+        let t1 = now()
+        while engine.device === old && now() - t0 < 5 { usleep(500) }
+        let t2 = now()
+        usleep(300_000)
+        let latency = player.audioSource?.get(.offsetWithLatency).latency ?? 0
+        detected.append((t2 - t1) * 1_000)
+        upper.append((t2 - t0 + latency) * 1_000)
+        latencies.append(latency * 1_000)
+        engine.shutdown()
+        withExtendedLifetime(engine) {}
+        _ = shell("pactl unload-module \(second)")
+        moves.append(t2 > t1 ? 1 : 0)
+    }
+    print("Device loss on PulseAudio (\(runs) runs, median (min-max)):")
+    print("| figure | ms |")
+    print("|---|---|")
+    print("| pactl unload-module returned -> the engine plays on the other sink | \(spread(detected)) |")
+    print("| new device's output latency | \(spread(latencies)) |")
+    print("| audible gap, at most: unload started -> new sink, plus its latency (goal <= 200 ms) | \(spread(upper)) |")
+}
+
+if arguments.contains("--gap") {
+    try measureGap(runs: runs)
+    exit(0)
+}
+
 // MARK: - Callgrind workloads: small, fixed, one process each.
 
 if let workload = option("--workload") {
@@ -277,6 +369,14 @@ do {
     let (e, ce) = try measure({ try swiftEngineStart() * 1_000 }, { let t = cEngineStart(); return t < 0 ? t : t * 1_000 })
     figures.append(Figure(name: "engine start + 4 drum sounds loaded, players prepared (SoundStage ms is the goal)", unit: "ms", swift: e, c: ce,
                           ratio: { $0 / $1 }, goal: "SoundStage <= 50 ms", met: { _ in median(e) <= 50 }))
+}
+
+do {
+    // 64 sounds of 40,960 float frames: 10 MiB of samples.
+    let (s, c) = try measure({ try swiftMove(players: 256, sounds: 64, frames: 40_960) * 1_000 },
+                             { let t = cbase_move(256, 64, 40_960); return t < 0 ? t : t * 1_000 })
+    figures.append(Figure(name: "move an engine to a new device: 256 playing players, 64 buffers (10 MB) (SoundStage ms is the goal)", unit: "ms",
+                          swift: s, c: c, ratio: { $0 / $1 }, goal: "SoundStage <= 50 ms", met: { _ in median(s) <= 50 }))
 }
 
 // MARK: - Decoding

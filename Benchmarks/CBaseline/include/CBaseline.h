@@ -30,4 +30,10 @@ double cbase_decode_vorbis(const char *path);
 /* Opens a 48 kHz stereo float loopback device and context, loads `count` PCM WAV files into
    buffers and gives each a source: what a game does before its first sound. */
 double cbase_engine_start(const char *const *paths, int count);
+/* Moves `sources` playing looping sources over `buffers` buffers of `frames` mono float
+   frames from one loopback device to a new one, as an engine moving to another device must:
+   a new device and context, the context's and listener's state, every buffer uploaded
+   again from the kept samples, every source made again with its properties and offset,
+   all started together. Returns the seconds of the move. */
+double cbase_move(int sources, int buffers, int frames);
 #endif
