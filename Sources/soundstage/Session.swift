@@ -49,27 +49,11 @@ struct Session: ParsableCommand {
             fail("\(error)")
         }
         // Subscribed before the engine is made, which starts the session's watchers.
-        let sessionEvents = session.events()
-        Thread {
-            let done = DispatchSemaphore(value: 0)
-            Task {
-                for await event in sessionEvents { say("session: \(event)") }
-                done.signal()
-            }
-            done.wait()
-        }.start()
+        printEvents(session.events(), as: "session", with: say)
         let engine: AudioEngine
         do { engine = try AudioEngine() } catch { fail("\(error)") }
         say("engine on \(engine.device.name) (\(engine.context.frequency) Hz); session \(session.category), \(session.isActive ? "active" : "inactive")")
-        let engineEvents = engine.events()
-        Thread {
-            let done = DispatchSemaphore(value: 0)
-            Task {
-                for await event in engineEvents { say("engine: \(event)") }
-                done.signal()
-            }
-            done.wait()
-        }.start()
+        printEvents(engine.events(), as: "engine", with: say)
         var player: Player?
         do {
             if let tone {
@@ -100,5 +84,12 @@ struct Session: ParsableCommand {
             Thread.sleep(forTimeInterval: 0.01)
         }
         engine.shutdown()
+    }
+
+    /// Prints each event of `events` as it comes, `source: event`, until the stream ends.
+    private func printEvents<Event: Sendable>(_ events: AsyncStream<Event>, as source: String, with say: @escaping @Sendable (String) -> Void) {
+        Task.detached {
+            for await event in events { say("\(source): \(event)") }
+        }
     }
 }

@@ -132,6 +132,32 @@ struct AudioEngineMovingTests {
         }
     }
 
+    @Test("a fade and a pan sweep in flight carry on after the move as if nothing happened")
+    func tweensInFlight() throws {
+        let moved = try EngineRig.offline(), still = try EngineRig.offline()
+        defer { moved.shutdown(); still.shutdown() }
+        func start(_ engine: AudioEngine) throws {
+            let player = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5, seconds: 2))
+            try player.play()
+            try player.fade(to: 0.1, duration: 0.5)
+            try player.tweenPan(to: -1, duration: 0.5)
+        }
+        try start(moved)
+        try start(still)
+        var a = try moved.render(frames: 9_600), b = try still.render(frames: 9_600)
+        try moved.switchOutput(to: .offline(Self.format))
+        a.append(try moved.render(frames: 24_000))
+        b.append(try still.render(frames: 24_000))
+        // After the move's fade-in (one tick), the same samples, the gain and pan still moving.
+        for channel in 0..<2 {
+            let after = Array(a.channel(channel)[(9_600 + 480)...]), reference = Array(b.channel(channel)[(9_600 + 480)...])
+            let snr = Measure.snrDB(after, against: reference, count: reference.count)
+            #expect(snr > 60, "channel \(channel): \(snr) dB")
+        }
+        let early = Measure.dB(Array(a.channel(1)[10_080..<12_000])), late = Measure.dB(Array(a.channel(1)[30_000..<33_600]))
+        #expect(early - late > 10, "the right channel fades as the sound pans left: \(early) -> \(late) dB")
+    }
+
     @Test("bad moves are typed errors and leave the engine playing where it was")
     func badMoves() throws {
         let engine = try EngineRig.offline()
@@ -148,5 +174,30 @@ struct AudioEngineMovingTests {
         }
         #expect(engine.device === device && player.isPlaying)
         #expect(Measure.dB(try engine.render(frames: 4_800), channel: 0) > -20)
+    }
+}
+
+/// A real-time engine on the sound server the test script starts.
+@Suite("AudioEngine: moving a real-time engine")
+struct AudioEngineRealMovingTests {
+    @Test("a switch to a missing device is deviceNotFound, and the engine plays on where it was")
+    func missingDevice() throws {
+        guard PulseServer.answers else {
+            #expect(!PulseServer.expected, "the test script started PulseAudio, but it does not answer")
+            return
+        }
+        let engine = try AudioEngine()
+        defer { engine.shutdown() }
+        let player = engine.makePlayer(try Sound(engine: engine, waveform: .sine, frequency: 440, duration: 1))
+        player.numberOfLoops = -1
+        try player.play()
+        let device = engine.device, source = player.audioSource
+        expectError(.deviceNotFound, mentioning: ["no such device"]) { try engine.switchOutput(to: .named("no such device")) }
+        expectError(.invalidArgument, mentioning: ["real-time"]) { try engine.switchOutput(to: .offline(RenderFormat())) }
+        #expect(engine.device === device && player.audioSource === source && player.isPlaying)
+        // A move on request to the same server's default device carries the player along.
+        let change = try engine.switchOutput(to: .defaultDevice)
+        #expect(change.reason == .override && engine.device !== device && player.isPlaying)
+        #expect(change.moveSeconds < 0.5, "\(change)")
     }
 }
