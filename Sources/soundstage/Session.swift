@@ -24,6 +24,9 @@ struct Session: ParsableCommand {
     @Flag(help: "Play the sound as an effect, which keeps playing when its device goes, rather than as music, which pauses.")
     var effect = false
 
+    @Flag(help: "When no output device is left, play on a silent output meanwhile, so the playhead moves on.")
+    var silentFallback = false
+
     @Option(help: "Print the player's state every this many seconds (0: never).")
     var statusEvery: Double = 0
 
@@ -54,6 +57,7 @@ struct Session: ParsableCommand {
         do { engine = try AudioEngine() } catch { fail("\(error)") }
         say("engine on \(engine.device.name) (\(engine.context.frequency) Hz); session \(session.category), \(session.isActive ? "active" : "inactive")")
         printEvents(engine.events(), as: "engine", with: say)
+        engine.fallsBackToSilentOutput = silentFallback
         var player: Player?
         do {
             if let tone {

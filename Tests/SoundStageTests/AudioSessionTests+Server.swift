@@ -59,14 +59,49 @@ struct AudioSessionServerTests {
         let before = child.lines.count
         try pulse.start()
         _ = try pulse.addSink("first")
-        let back = child.waitForLine(containing: "routeChanged(", after: before)
+        let back = child.waitForLine(containing: "session: routeChanged(mediaServicesWereReset", after: before)
         #expect(back != nil, "\(child.lines)")
+        #expect(child.lines.contains { $0.contains("session: mediaServicesWereLost") }, "the session saw the server go")
+        #expect(child.waitForLine(containing: "session: mediaServicesWereReset", after: before) != nil, "the session saw it return")
         let monitor = try pulse.record("first")
         defer { monitor.stop() }
         monitor.waitForSamples(seconds: 2)
         let heard = Self.toneLevel(monitor.samples, lastSeconds: 1)
         #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the restarted server: \(heard)")
         #expect(child.isRunning)
+    }
+}
+
+extension AudioSessionServerTests {
+    @Test("no output left, asked to fall back: the player goes on on the silent output, and back on the server when it returns")
+    func silentFallback() throws {
+        try #require(Self.enabled, "PulseAudio is not installed")
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        _ = try pulse.addSink("first")
+        let folder = try TemporaryFolder()
+        let child = try pulse.session(["--file", try Self.toneFile(folder).path, "--effect", "--silent-fallback", "--status-every", "0.1"])
+        defer { child.stop() }
+        #expect(child.waitForLine(containing: "playing tone.wav") != nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        try pulse.kill()
+        let silent = try #require(child.waitForLine(containing: "session: routeChanged(oldDeviceUnavailable: 'Null Output' -> '\(AudioEngine.silentOutputName)'"),
+                                  "\(child.lines.suffix(8))")
+        Thread.sleep(forTimeInterval: 1.5)
+        let during = Self.playheads(child.lines, silent.index..<child.lines.count, "playing")
+        #expect(during.count >= 5 && (during.last ?? 0) - (during.first ?? 0) > 0.8,
+                "the playhead moves on while no device is left: \(during)")
+        let before = child.lines.count
+        try pulse.start()
+        _ = try pulse.addSink("first")
+        let back = child.waitForLine(containing: "session: routeChanged(", after: before)
+        #expect(back != nil, "\(child.lines.suffix(8))")
+        if let back { #expect(!child.lines[back.index].contains(AudioEngine.silentOutputName), "\(child.lines[back.index])") }
+        let monitor = try pulse.record("first")
+        defer { monitor.stop() }
+        monitor.waitForSamples(seconds: 2)
+        let heard = Self.toneLevel(monitor.samples, lastSeconds: 1)
+        #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the returned server: \(heard)")
     }
 }
 

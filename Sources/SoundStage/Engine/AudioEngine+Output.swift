@@ -77,13 +77,12 @@ extension AudioEngine {
 
     /// At the start of a tick on a real device: notices a lost output and moves to the
     /// default device (or the named one asked for, if it is back), or, when none opens, keeps
-    /// every player as it is and tries again later. Returns whether the output plays, so the
-    /// tick may service the players; while it is lost their sources are stopped and must not
-    /// be taken for finished.
+    /// every player as it is and tries again later (or plays on the silent output, when
+    /// asked: ``fallsBackToSilentOutput``). Returns whether the tick may service the players:
+    /// while the output is lost their sources are stopped and must not be taken for finished.
     func checkOutput(_ held: borrowing LockHeld) -> Bool {
         let now = ContinuousClock.now
-        let lost = state.withLockedValue(held) { $0.lost }
-        if lost == nil {
+        if state.withLockedValue(held, { $0.lost == nil }) {
             if device.isConnected { return true }
             state.withLockedValue(held) { s in
                 var wait = Self.reopenWaits.lowerBound, next = now
@@ -93,29 +92,29 @@ extension AudioEngine {
                 }
                 s.lost = LostOutput(since: now, nextAttempt: next, wait: wait)
             }
-            if state.withLockedValue(held, { $0.lost?.nextAttempt ?? now }) > now { return false }
-        } else if let lost, now < lost.nextAttempt {
-            return false
         }
-        return replaceLostOutput(held, now: now)
+        if let lost = state.withLockedValue(held, { $0.lost }), now >= lost.nextAttempt, replaceLostOutput(held, lost, now: now) {
+            return true
+        }
+        return renderSilently(held, now: now)
     }
 
     /// Opens a device in place of the lost one and moves there; false when none opened.
-    private func replaceLostOutput(_ held: borrowing LockHeld, now: ContinuousClock.Instant) -> Bool {
-        guard let lost = state.withLockedValue(held, { $0.lost }) else { return true }
+    private func replaceLostOutput(_ held: borrowing LockHeld, _ lost: LostOutput, now: ContinuousClock.Instant) -> Bool {
         let requested = requestedOutput
         let previous = device.name
+        let (serverLost, silent) = state.withLockedValue(held) { ($0.serverLost, $0.silent != nil) }
         do {
             // The device asked for by name if it is back, the default device otherwise.
             var target = Output.defaultDevice
             if case .named(let name) = requested, AudioDevice.outputDevices.contains(name) { target = requested }
             let device = try Self.open(target)
-            let serverLost = state.withLockedValue(held) { $0.serverLost }
-            let change = try moveOutput(held, to: device, requested: requested,
-                                        reason: serverLost ? .mediaServicesWereReset : .oldDeviceUnavailable,
-                                        lostAt: lost.since)
+            // From the silent output the players move as from any live device, exactly.
+            let reason: RouteChange.Reason = serverLost ? .mediaServicesWereReset : silent ? .newDeviceAvailable : .oldDeviceUnavailable
+            let change = try moveOutput(held, to: device, requested: requested, reason: reason, lostAt: silent ? nil : lost.since)
             state.withLockedValue(held) { s in
                 s.lost = nil
+                s.silent = nil
                 s.serverLost = false
                 s.lastRecovery = (ContinuousClock.now, lost.wait)
             }
@@ -132,8 +131,57 @@ extension AudioEngine {
             if lost.wait == Self.reopenWaits.lowerBound {
                 session?.post(.outputUnavailable(device: previous, reason: error.reason))
             }
+            if !silent, state.withLockedValue(held, { $0.fallsBackToSilentOutput }) { moveToSilentOutput(held, lost, now: now) }
             return false
         }
+    }
+}
+
+extension AudioEngine {
+    /// The name the silent output goes by in route changes.
+    public static let silentOutputName = "SoundStage silent output"
+
+    /// Whether a real-time engine that lost its device and finds no other plays on a silent
+    /// output meanwhile, so that time goes on for its players (streams advance, sounds end
+    /// and report it) until a device returns. False by default: the players wait, paused
+    /// where they were, for a device.
+    public var fallsBackToSilentOutput: Bool {
+        get { state.withLockedValue { $0.fallsBackToSilentOutput } }
+        set { state.withLockedValue { $0.fallsBackToSilentOutput = newValue } }
+    }
+
+    /// Whether the engine plays on the silent output now (see ``fallsBackToSilentOutput``).
+    public var isOnSilentOutput: Bool { state.withLockedValue { $0.silent != nil } }
+
+    /// Moves to a loopback device the service loop renders in real time and throws away.
+    private func moveToSilentOutput(_ held: borrowing LockHeld, _ lost: LostOutput, now: ContinuousClock.Instant) {
+        let rate = Limits.outputSampleRates.clamping(context.frequency)
+        do {
+            let device = try AudioDevice.openLoopback(format: RenderFormat(sampleRate: rate, channels: .stereo, sampleType: .float32))
+            let change = try moveOutput(held, to: device, requested: requestedOutput, reason: .oldDeviceUnavailable, lostAt: lost.since)
+            state.withLockedValue(held) { $0.silent = SilentOutput(since: ContinuousClock.now) }
+            report(held, RouteChange(reason: change.reason, previous: change.previous, current: Self.silentOutputName,
+                                     moveSeconds: change.moveSeconds, gapSeconds: change.gapSeconds))
+        } catch {
+            reportServiceError(held, error, player: nil)
+        }
+    }
+
+    /// On the silent output, renders what the time since the last tick asks for (at most a
+    /// second's worth) and throws it away. Returns whether the silent output is in use.
+    private func renderSilently(_ held: borrowing LockHeld, now: ContinuousClock.Instant) -> Bool {
+        guard let silent = state.withLockedValue(held, { $0.silent }), let format = device.loopbackFormat else { return false }
+        let due = Int(((now - silent.since).seconds * Double(format.sampleRate)).rounded(.down)) - silent.rendered
+        let frames = min(max(0, due), format.sampleRate)
+        guard frames > 0 else { return true }
+        var scratch = [UInt8](repeating: 0, count: frames * format.bytesPerFrame)
+        do {
+            try scratch.withUnsafeMutableBytes { try device.render(into: $0, frames: frames) }
+        } catch {
+            reportServiceError(held, error, player: nil)
+        }
+        state.withLockedValue(held) { $0.silent?.rendered += max(0, due) }
+        return true
     }
 }
 

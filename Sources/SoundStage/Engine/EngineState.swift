@@ -21,6 +21,9 @@ struct EngineState {
     var serverLost = false
     /// Whether an engine on the default device moves when the default changes.
     var followsDefaultOutput = true
+    var fallsBackToSilentOutput = false
+    /// Set while the engine plays on the silent output.
+    var silent: SilentOutput?
     /// Events collected and not yet delivered, in order.
     var outbox: [Outgoing] = []
     /// Whether a thread is delivering the outbox.
@@ -62,4 +65,10 @@ enum Outgoing {
     case player(Player, PlayerEvent, run: Int)
     /// To the engine's own subscribers.
     case engine(EngineEvent)
+}
+
+/// The silent output's clock: when it began, and the frames rendered since.
+struct SilentOutput {
+    var since: ContinuousClock.Instant
+    var rendered = 0
 }
