@@ -3,6 +3,12 @@ extension AudioEngine {
     /// when another app or a phone call takes the audio. The audio session drives this.
     /// Until ``endInterruption(resume:)``, `play()` throws and scheduled starts wait.
     public func beginInterruption() {
+        interrupt()
+        deliverEvents()
+    }
+
+    /// Pauses the players for an interruption; their events wait for the next tick.
+    func interrupt() {
         OpenAL.lock.withLock { held in
             let players = state.withLockedValue(held) { s -> [Player] in
                 guard !s.interrupted else { return [] }
@@ -13,12 +19,17 @@ extension AudioEngine {
                 post(held, .interruptionBegan, to: player, run: player.currentRun(held))
             }
         }
-        deliverEvents()
     }
 
     /// Ends an interruption: tells each interrupted player (``PlayerEvent/interruptionEnded``)
     /// and, when `resume` is true, plays it on from where it was paused.
     public func endInterruption(resume: Bool = true) {
+        resumeAfterInterruption(resume)
+        deliverEvents()
+    }
+
+    /// Ends an interruption for the players; their events wait for the next tick.
+    func resumeAfterInterruption(_ resume: Bool) {
         OpenAL.lock.withLock { held in
             let players = state.withLockedValue(held) { s -> [Player] in
                 guard s.interrupted else { return [] }
@@ -29,6 +40,5 @@ extension AudioEngine {
                 post(held, .interruptionEnded, to: player, run: player.currentRun(held))
             }
         }
-        deliverEvents()
     }
 }

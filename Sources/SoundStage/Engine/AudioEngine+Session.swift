@@ -21,11 +21,14 @@ extension AudioEngine {
     }
 }
 
+// The session calls these on its own thread (or, for a suspend, the watcher's): what they
+// post for players and the engine's subscribers is delivered by the next service tick, on
+// the thread that runs the service loop, as every other event.
 extension AudioEngine: SessionMember {
     var watchesSystem: Bool { !isOffline }
 
     func sessionInterruptionBegan() {
-        beginInterruption()
+        interrupt()
         OpenAL.lock.withLock { held in
             state.withLockedValue(held) { $0.sessionInterrupted = true }
             updateDevicePause(held)
@@ -37,7 +40,7 @@ extension AudioEngine: SessionMember {
             state.withLockedValue(held) { $0.sessionInterrupted = false }
             updateDevicePause(held)
         }
-        endInterruption(resume: shouldResume)
+        resumeAfterInterruption(shouldResume)
     }
 
     func sessionActivated(_ active: Bool) {
@@ -61,7 +64,6 @@ extension AudioEngine: SessionMember {
                 reportServiceError(held, error, player: nil)
             }
         }
-        deliverEvents()
     }
 
     func sessionOutputMayBeBack() {
