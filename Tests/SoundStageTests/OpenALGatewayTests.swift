@@ -111,9 +111,11 @@ extension OpenALGatewayTests {
         try inB.play()
         let lockFree = Atomic<Int>(0)
         let failures = Mutex<[String]>([])
-        let done = DispatchSemaphore(value: 0)
-        // The game's thread: the gateway treats it as the main one.
+        let done = DispatchSemaphore(value: 0), begun = DispatchSemaphore(value: 0)
+        // The game's thread: the gateway treats it as the main one. It starts once the locked
+        // work below has begun, so the two overlap however the threads are scheduled.
         Thread {
+            begun.wait()
             OpenAL.gateway.mainThread.treatCurrentThreadAsMain()
             defer { OpenAL.lock.withLock { held in OpenAL.releaseCurrent(held) } }
             do {
@@ -131,12 +133,13 @@ extension OpenALGatewayTests {
         }.start()
         // Meanwhile, locked work on context a from another thread.
         var rendered = 0
-        while done.wait(timeout: .now()) == .timedOut {
+        repeat {
             try a.context.update { try $0.set(.position, of: other, to: [Float(rendered % 3), 0, -1]) }
             _ = try a.device.render(frames: 64)
             try a.context.checkErrors()
             rendered += 1
-        }
+            if rendered == 1 { begun.signal() }
+        } while done.wait(timeout: .now()) == .timedOut
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
         #expect(lockFree.load(ordering: .relaxed) == 2_000, "the sets took the lock-free path")
         #expect(rendered > 0)
