@@ -158,6 +158,44 @@ struct AudioEngineMovingTests {
         #expect(early - late > 10, "the right channel fades as the sound pans left: \(early) -> \(late) dB")
     }
 
+    @Test("a prepared player plays after a move; a sound that just ended does not start again")
+    func preparedAndEnded() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let prepared = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5, seconds: 1))
+        try prepared.prepareToPlay()
+        try engine.switchOutput(to: .offline(Self.format))
+        try prepared.play()
+        #expect(Measure.dB(try engine.render(frames: 4_800), channel: 0) > -20, "the prepared player is heard")
+        prepared.stop()
+        // A 1,000-frame sound ends inside the render's last partial tick, unreported.
+        let short = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5, seconds: 1_000.0 / 48_000))
+        let log = EventLog()
+        short.delegate = log
+        try short.play()
+        _ = try engine.render(frames: 1_200)
+        try engine.switchOutput(to: .offline(Self.format))
+        #expect(Measure.dB(try engine.render(frames: 4_800), channel: 0) == -160, "the ended sound stays ended")
+        #expect(log.events == ["finished(true)"])
+    }
+
+    @Test("the old device goes once nothing plays there; the clock keeps its time across a change of rate")
+    func oldDeviceAndClock() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let clicks = try EngineRig.clicks(engine, frames: 4_800, at: [0])
+        let now = engine.makePlayer(clicks), later = engine.makePlayer(clicks)
+        try now.play()
+        try later.play(atTime: 2)
+        _ = try engine.render(frames: 48_000)
+        weak let oldDevice = engine.device
+        try engine.switchOutput(to: .offline(RenderFormat(sampleRate: 44_100, channels: .stereo, sampleType: .float32)))
+        #expect(abs(engine.currentTime - 1) < 1e-4, "\(engine.currentTime) s")
+        #expect(oldDevice == nil, "the old device was closed: the sounds' buffers moved with the engine")
+        let out = try engine.render(frames: 88_200)
+        #expect(onsets(out.channel(0), threshold: 0.3) == [44_100], "the start scheduled for 2 s lands 1 s after the move")
+    }
+
     @Test("bad moves are typed errors and leave the engine playing where it was")
     func badMoves() throws {
         let engine = try EngineRig.offline()

@@ -48,10 +48,18 @@ extension AudioEngine {
         let found = foundErrors
         context.handle.setErrorSink { found.append($0) }
         old.context.handle.setErrorSink(nil)
+        let (oldRate, newRate) = (old.context.frequency, context.frequency)
         let players = state.withLockedValue(held) { s -> [Player] in
             s.lastLatencySeconds = 0
+            if oldRate != newRate, oldRate > 0 {
+                // The engine's clock is in frames of its output: the same time in the new rate.
+                s.renderedFrames = Int((Double(s.renderedFrames) * Double(newRate) / Double(oldRate)).rounded())
+                for i in s.scheduled.indices { s.scheduled[i].frame = Int((s.scheduled[i].seconds * Double(newRate)).rounded()) }
+            }
             var seen = Set(s.active.keys)
-            return Array(s.active.values) + s.scheduled.flatMap(\.players).filter { seen.insert(ObjectIdentifier($0)).inserted }
+            s.made.removeAll { $0.player == nil }
+            let engaged = Array(s.active.values) + s.scheduled.flatMap(\.players).filter { seen.insert(ObjectIdentifier($0)).inserted }
+            return engaged + s.made.compactMap(\.player).filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
         let (category, paused) = state.withLockedValue(held) { ($0.category, $0.devicePaused) }
         if paused { pauseDevice(held, device, context, true) }

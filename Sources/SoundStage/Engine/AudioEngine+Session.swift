@@ -51,14 +51,20 @@ extension AudioEngine: SessionMember {
     }
 
     func sessionDefaultOutputChanged() {
-        guard !isOffline else { return }
+        guard !isOffline, case .defaultDevice = requestedOutput,
+              state.withLockedValue({ $0.followsDefaultOutput && $0.lost == nil }) else { return }
+        // Opened outside the gateway lock: a round trip to the sound server.
+        let opened: AudioDevice
+        do { opened = try Self.open(.defaultDevice) } catch {
+            OpenAL.lock.withLock { held in reportServiceError(held, error, player: nil) }
+            return
+        }
         OpenAL.lock.withLock { held in
-            // A device already gone is the loss path's to replace (at the next tick).
-            guard state.withLockedValue(held, { $0.followsDefaultOutput && $0.lost == nil }),
-                  case .defaultDevice = requestedOutput, device.isConnected else { return }
+            // A device lost meanwhile is the loss path's to replace (at the next tick), with
+            // the playheads its last tick heard.
+            guard state.withLockedValue(held, { $0.lost == nil }), device.isConnected else { return }
             do {
-                let device = try Self.open(.defaultDevice)
-                let change = try moveOutput(held, to: device, requested: .defaultDevice, reason: .defaultChanged, lostAt: nil)
+                let change = try moveOutput(held, to: opened, requested: .defaultDevice, reason: .defaultChanged, lostAt: nil)
                 report(held, change)
             } catch {
                 reportServiceError(held, error, player: nil)

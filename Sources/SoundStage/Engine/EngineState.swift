@@ -4,6 +4,9 @@ import Foundation
 struct EngineState {
     /// Players that play or are paused: retained until they finish or stop.
     var active: [ObjectIdentifier: Player] = [:]
+    /// Every player made for the engine and still alive, so a move reaches the idle ones too
+    /// (their sources would keep the old device open).
+    var made: [WeakPlayer] = []
     /// Players scheduled with ``AudioEngine/play(_:atTime:)``.
     var scheduled: [ScheduledStart] = []
     /// Frames rendered so far (offline engines).
@@ -71,4 +74,9 @@ enum Outgoing {
 struct SilentOutput {
     var since: ContinuousClock.Instant
     var rendered = 0
+}
+
+/// A player held weakly.
+struct WeakPlayer {
+    weak var player: Player?
 }

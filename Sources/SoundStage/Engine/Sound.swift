@@ -15,14 +15,16 @@ import Synchronization
 public final class Sound: Sendable, CustomStringConvertible {
     /// Where the samples come from.
     enum Storage: Sendable {
-        case loaded(AudioBuffer)
+        /// Loaded whole: the buffer is ``current``.
+        case loaded
         case streamed(data: Data, name: String)
     }
 
     let storage: Storage
     private let cachedSamples = Mutex<[Float]?>(nil)
-    /// The copy of a loaded sound's buffer on the device its engine moved to.
-    private let moved = Mutex<AudioBuffer?>(nil)
+    /// A loaded sound's buffer on the device its engine plays to now. Replaced, not added
+    /// to, when the engine moves: the old buffer, and with it the old device, can then go.
+    private let current: Mutex<AudioBuffer?>
 
     /// The length in seconds.
     public let duration: Double
@@ -37,7 +39,8 @@ public final class Sound: Sendable, CustomStringConvertible {
 
     /// Wraps a buffer already made (it must belong to the device of the engine that plays it).
     public init(buffer: AudioBuffer) {
-        storage = .loaded(buffer)
+        storage = .loaded
+        current = Mutex(buffer)
         duration = buffer.duration
         frameCount = buffer.frameCount
         sampleRate = buffer.sampleRate
@@ -81,6 +84,7 @@ public final class Sound: Sendable, CustomStringConvertible {
     private init(streaming data: Data, name: String) throws {
         let decoder = try SoundFile.decoder(data, name: name)
         storage = .streamed(data: data, name: name)
+        current = Mutex(nil)
         frameCount = decoder.frameCount
         sampleRate = decoder.sampleRate
         channelCount = decoder.channels.channelCount
@@ -91,8 +95,7 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// The buffer of a loaded sound, on the device its engine plays to now (it is uploaded
     /// again when the engine moves to another device); nil for a streamed one.
     public var buffer: AudioBuffer? {
-        guard case .loaded(let original) = storage else { return nil }
-        return moved.withLock { $0 } ?? original
+        current.withLock { $0 }
     }
 
     /// The buffer of a loaded sound on `context`'s device: the one in use, or, when that is on
@@ -102,16 +105,15 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` for a streamed sound, and
     ///   what uploading the copy throws.
     func buffer(in context: AudioContext) throws -> AudioBuffer {
-        guard case .loaded(let original) = storage else {
-            throw failure(.invalidState, "buffer(in:)", "a streamed sound has no buffer")
-        }
-        // The gateway's lock first, as every other path that reaches `moved` takes them.
+        // The gateway's lock first, as every other path that reaches `current` takes them.
         return try OpenAL.lock.withLock { _ in
-            try moved.withLock { moved in
-                let current = moved ?? original
-                if current.context.device === context.device { return current }
-                let copy = try current.copy(to: context)
-                moved = copy
+            try current.withLock { current in
+                guard let buffer = current else {
+                    throw failure(.invalidState, "buffer(in:)", "a streamed sound has no buffer")
+                }
+                if buffer.context.device === context.device { return buffer }
+                let copy = try buffer.copy(to: context)
+                current = copy
                 return copy
             }
         }

@@ -10,7 +10,10 @@ extension AudioSession {
     /// | ``soloAmbient`` (default) | yes | yes | yes | yes |
     /// | ``playback`` | yes | yes | yes | yes |
     /// | ``playAndRecord`` | yes | yes | yes | yes |
-    /// | ``record`` | yes | yes | no output | no output |
+    /// | ``record`` | yes | yes | yes | yes |
+    ///
+    /// Recording is not built yet: today ``record`` and ``playAndRecord`` behave as
+    /// ``playback``.
     public enum Category: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// Background sound that goes along with whatever else plays: a call does not
         /// interrupt it, and it keeps playing when its device goes (on the new one).
@@ -21,7 +24,7 @@ extension AudioSession {
         case playback
         /// Playing and recording (voice chat).
         case playAndRecord
-        /// Recording only.
+        /// Recording only (recording is not built yet: it behaves as ``playback`` for now).
         case record
 
         /// Whether another application's call (a "phone" stream on the sound server)

@@ -85,7 +85,7 @@ extension AudioSession {
             post(.soundServerUnavailable(reason: reason))
         case .serverLost:
             post(.mediaServicesWereLost)
-            for member in members { member.sessionServerLost() }
+            thread.submit { [self] in for member in members { member.sessionServerLost() } }
         case .serverReturned:
             post(.mediaServicesWereReset)
             thread.submit { [self] in for member in members { member.sessionOutputMayBeBack() } }
@@ -93,9 +93,12 @@ extension AudioSession {
             post(.defaultOutputChanged(from: from, to: to))
             // A default that changed because its sink went away is a lost device, which each
             // engine notices itself (and pauses its music for); only a real switch is followed.
-            let monitor = state.withLockedValue { $0.watchers?.soundServer }
-            if let from, let monitor, !monitor.sinks.contains(where: { $0.name == from }) { return }
-            thread.submit { [self] in for member in members { member.sessionDefaultOutputChanged() } }
+            // On the session's thread: the monitor's thread must not wait for the gateway lock.
+            thread.submit { [self] in
+                let monitor = state.withLockedValue { $0.watchers?.soundServer }
+                if let from, let monitor, !monitor.sinks.contains(where: { $0.name == from }) { return }
+                for member in members { member.sessionDefaultOutputChanged() }
+            }
         case .sinkAdded(let name, _):
             post(.outputAdded(name))
             thread.submit { [self] in for member in members { member.sessionOutputMayBeBack() } }

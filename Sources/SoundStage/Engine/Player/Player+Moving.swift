@@ -4,8 +4,8 @@ extension Player {
     /// scheduled, the sound fed again from the playhead with the plays it had left (streams
     /// from their decoder position, fades and tweens carried on by the next ticks).
     ///
-    /// The playhead is read from the old source, latency-corrected, when its device still
-    /// plays; when the device was lost (`deviceLost`, its sources stopped and their offsets
+    /// The playhead is read from the old source when its device still plays (where its mixer
+    /// is: what it mixed still reaches the ear, so nothing is heard twice); when the device was lost (`deviceLost`, its sources stopped and their offsets
     /// forgotten) it is where the last service tick heard it.
     ///
     /// - Returns: the new source when the player was playing: the engine starts all of them
@@ -16,6 +16,10 @@ extension Player {
     func move(_ held: borrowing LockHeld, to context: AudioContext, deviceLost: Bool, pauseMusic: Bool = false) throws -> AudioSource? {
         try state.withLockedValue(held) { s -> AudioSource? in
             guard let old = s.source, old.context !== context else { return nil }
+            // A sound that played out and was not yet reported finishes now rather than
+            // starting over on the new device (on a live device only: a lost one stopped its
+            // sources before their end).
+            if !deviceLost, settleEnded(&s, held) { return nil }
             guard s.isEngaged, let feed = s.feed else {
                 try replaceSource(&s, old, in: context)
                 return nil
@@ -27,7 +31,9 @@ extension Player {
                 let heard = s.heard ?? (feed.frame(atQueueOffset: 0), 0)
                 (frame, plays) = (heard.frame, feed.remainingPlays(atQueueOffset: heard.queueOffset))
             } else {
-                let offset = queueOffset(s, old)
+                // What the old device mixed still reaches the ear after the move, so the new
+                // source starts where the mixer was, not where the ear is (no latency taken off).
+                let offset = old.get(.sampleOffset)
                 (frame, plays) = (feed.frame(atQueueOffset: offset), feed.remainingPlays(atQueueOffset: offset))
             }
             try replaceSource(&s, old, in: context)
@@ -56,6 +62,7 @@ extension Player {
         try old.setBuffer(nil)
         s.source = source
         s.feed = nil
+        s.pendingStart = nil
     }
 }
 

@@ -30,6 +30,9 @@ extension Player {
     /// play. Returns whether the sound has played out (the source stopped, nothing left).
     func settle(_ s: inout PlayerState, _ held: borrowing LockHeld, _ source: AudioSource) -> Bool {
         guard let feed = s.feed else { return true }
+        // A device lost since the tick checked it stops every source: not an end, and its
+        // queue must be left as it was for the move (the engine notices at the next tick).
+        if !isOffline, source.state == .stopped, !source.context.device.isConnected { return false }
         do {
             if let decodeError = try feed.refill(source) {
                 engineRef?.post(held, .decodeError(decodeError), to: self, run: s.run)

@@ -70,7 +70,7 @@ extension Player {
             guard !sound.isStreamed else {
                 throw failure(.invalidState, "setLoopRegion(_:)", "loop regions need a loaded sound, not a streamed one")
             }
-            guard homeContext.isExtensionPresent("AL_SOFT_loop_points") else {
+            guard hasLoopPoints else {
                 throw failure(.extensionMissing, "setLoopRegion(_:)", "loop points need AL_SOFT_loop_points")
             }
         }

@@ -18,10 +18,9 @@ import Foundation
 public final class Player: Sendable, CustomStringConvertible {
     /// The sound played.
     public let sound: Sound
-    /// The context of the engine when the player was made, for the extensions it has (every
-    /// context of the same OpenAL has the same). The source lives in the engine's context of
-    /// the moment (``outputContext(_:)``), which changes when the engine moves to another device.
-    let homeContext: AudioContext
+    /// Whether the context has `AL_SOFT_loop_points` (every context of the same OpenAL has the
+    /// same extensions; the player keeps no context, so an old device can close after a move).
+    let hasLoopPoints: Bool
     /// Whether the player plays a fire-and-forget effect (silenced by ``AudioEngine/effectsMuted``).
     let isEffect: Bool
     /// Copies of the engine's settings, so they stay readable without it.
@@ -41,12 +40,16 @@ public final class Player: Sendable, CustomStringConvertible {
 
     init(sound: Sound, engine: AudioEngine, isEffect: Bool = false) {
         self.sound = sound
-        self.homeContext = engine.context
+        self.hasLoopPoints = engine.context.isExtensionPresent("AL_SOFT_loop_points")
         self.isOffline = engine.isOffline
         self.tickSeconds = engine.tickSeconds
         self.hasSourceLatency = engine.context.isExtensionPresent("AL_SOFT_source_latency")
         self.engineRef = engine
         self.isEffect = isEffect
+        engine.state.withLockedValue { s in
+            s.made.removeAll { $0.player == nil }
+            s.made.append(WeakPlayer(player: self))
+        }
     }
 
     deinit {
