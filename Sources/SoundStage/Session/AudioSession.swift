@@ -124,7 +124,9 @@ public final class AudioSession: Sendable {
     /// An engine joins: it follows the session's state from now on (paused if the session is
     /// inactive or interrupted).
     func join(_ member: any SessionMember) {
-        if member.watchesSystem { startWatching() }
+        // On the session's thread: connecting to a system bus that does not answer can take
+        // seconds, which an engine's init must not wait for.
+        if member.watchesSystem { thread.submit { [self] in startWatching() } }
         let (category, active, interrupted) = state.withLockedValue { s in
             s.members.removeAll { $0.member == nil }
             s.members.append(WeakMember(member: member))
