@@ -177,6 +177,7 @@ struct AudioEngineMovingTests {
         try engine.switchOutput(to: .offline(Self.format))
         #expect(Measure.dB(try engine.render(frames: 4_800), channel: 0) == -160, "the ended sound stays ended")
         #expect(log.events == ["finished(true)"])
+        #expect(short.audioSource?.context === engine.context, "its source moved too, so the old device can close")
     }
 
     @Test("the old device goes once nothing plays there; the clock keeps its time across a change of rate")

@@ -5,21 +5,22 @@ extension Player {
     /// from their decoder position, fades and tweens carried on by the next ticks).
     ///
     /// The playhead is read from the old source when its device still plays (where its mixer
-    /// is: what it mixed still reaches the ear, so nothing is heard twice); when the device was lost (`deviceLost`, its sources stopped and their offsets
-    /// forgotten) it is where the last service tick heard it.
-    ///
-    /// - Returns: the new source when the player was playing: the engine starts all of them
-    ///   together. A paused or scheduled player waits as it was.
+    /// is: what it mixed still reaches the ear, so nothing is heard twice); when the device
+    /// was lost (`deviceLost`, its sources stopped and their offsets forgotten) it is where
+    /// the last service tick heard it.
     ///
     /// With `pauseMusic` (the device was lost, and the category pauses), a playing player
     /// whose ``outputLossPolicy`` is ``OutputLossPolicy/pause`` is left paused instead.
+    ///
+    /// - Returns: the new source when the player was playing: the engine starts all of them
+    ///   together. A paused or scheduled player waits as it was.
     func move(_ held: borrowing LockHeld, to context: AudioContext, deviceLost: Bool, pauseMusic: Bool = false) throws -> AudioSource? {
         try state.withLockedValue(held) { s -> AudioSource? in
             guard let old = s.source, old.context !== context else { return nil }
             // A sound that played out and was not yet reported finishes now rather than
             // starting over on the new device (on a live device only: a lost one stopped its
             // sources before their end).
-            if !deviceLost, settleEnded(&s, held) { return nil }
+            if !deviceLost { settleEnded(&s, held) }
             guard s.isEngaged, let feed = s.feed else {
                 try replaceSource(&s, old, in: context)
                 return nil
