@@ -12,12 +12,17 @@ struct AudioSessionTests {
                         attributes: ContextAttributes(hrtf: .off), service: .manual(tick: 0.01), session: session)
     }
 
-    @Test("the game's interruption: music resumes where it stopped, drums stop, a stayPaused player waits; events in order on the session's thread")
-    func gameInterruption() throws {
+    /// A session of the test's own, its events logged, and an offline engine joined to it.
+    static func rig() throws -> (AudioSession, SessionLog, AudioEngine) {
         let session = AudioSession(name: "test session")
         let log = SessionLog()
         session.delegate = log
-        let engine = try Self.engine(session)
+        return (session, log, try engine(session))
+    }
+
+    @Test("the game's interruption: music resumes where it stopped, drums stop, a stayPaused player waits; events in order on the session's thread")
+    func gameInterruption() throws {
+        let (session, log, engine) = try Self.rig()
         defer { engine.shutdown() }
         let music = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5, seconds: 2))
         let drum = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5, seconds: 2))
@@ -50,10 +55,7 @@ struct AudioSessionTests {
 
     @Test("overlapping interruptions end once, resuming only if every one said so; ambient ignores calls")
     func overlapping() throws {
-        let session = AudioSession(name: "test session")
-        let log = SessionLog()
-        session.delegate = log
-        let engine = try Self.engine(session)
+        let (session, log, engine) = try Self.rig()
         defer { engine.shutdown() }
         let music = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5, seconds: 2))
         try music.play()
@@ -73,10 +75,7 @@ struct AudioSessionTests {
 
     @Test("setActive: deactivating twice is one change; players keep their state across it")
     func activation() throws {
-        let session = AudioSession(name: "test session")
-        let log = SessionLog()
-        session.delegate = log
-        let engine = try Self.engine(session)
+        let (session, log, engine) = try Self.rig()
         defer { engine.shutdown() }
         let music = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5, seconds: 2))
         try music.play()

@@ -4,8 +4,8 @@ extension AudioEngine {
     /// Moves the engine to another output, carrying everything across: the sounds' buffers
     /// (uploaded again from their kept bytes), every player's source with all its
     /// properties, the listener, distance model, Doppler and speed of sound, the context
-    /// attributes (HRTF request included), each player's playhead (exact to the frame offline,
-    /// latency-corrected on a device), streams from their decoder position, scheduled starts
+    /// attributes (HRTF request included), each player's playhead (where the old mixer was,
+    /// exact to the frame), streams from their decoder position, scheduled starts
     /// at their engine time, and fades in flight. Playing players start again together.
     ///
     /// An offline engine moves between loopback devices (``Output/offline(_:)``), a real-time
@@ -49,19 +49,18 @@ extension AudioEngine {
         context.handle.setErrorSink { found.append($0) }
         old.context.handle.setErrorSink(nil)
         let (oldRate, newRate) = (old.context.frequency, context.frequency)
-        let players = state.withLockedValue(held) { s -> [Player] in
+        let (players, category, paused) = state.withLockedValue(held) { s -> ([Player], AudioSession.Category, Bool) in
             s.lastLatencySeconds = 0
             if oldRate != newRate, oldRate > 0 {
                 // The engine's clock is in frames of its output: the same time in the new rate.
                 s.renderedFrames = Int((Double(s.renderedFrames) * Double(newRate) / Double(oldRate)).rounded())
                 for i in s.scheduled.indices { s.scheduled[i].frame = Int((s.scheduled[i].seconds * Double(newRate)).rounded()) }
             }
-            var seen = Set(s.active.keys)
+            // Every player the engine made: playing, paused and scheduled ones, and idle ones,
+            // whose sources would otherwise keep the old device open.
             s.made.removeAll { $0.player == nil }
-            let engaged = Array(s.active.values) + s.scheduled.flatMap(\.players).filter { seen.insert(ObjectIdentifier($0)).inserted }
-            return engaged + s.made.compactMap(\.player).filter { seen.insert(ObjectIdentifier($0)).inserted }
+            return (s.made.compactMap(\.player), s.category, s.devicePaused)
         }
-        let (category, paused) = state.withLockedValue(held) { ($0.category, $0.devicePaused) }
         if paused { pauseDevice(held, device, context, true) }
         let pauseMusic = reason == .oldDeviceUnavailable && category.pausesWhenOutputLost
         var starting: [AudioSource] = []

@@ -30,9 +30,6 @@ extension Player {
     /// play. Returns whether the sound has played out (the source stopped, nothing left).
     func settle(_ s: inout PlayerState, _ held: borrowing LockHeld, _ source: AudioSource) -> Bool {
         guard let feed = s.feed else { return true }
-        // A device lost since the tick checked it stops every source: not an end, and its
-        // queue must be left as it was for the move (the engine notices at the next tick).
-        if !isOffline, source.state == .stopped, !source.context.device.isConnected { return false }
         do {
             if let decodeError = try feed.refill(source) {
                 engineRef?.post(held, .decodeError(decodeError), to: self, run: s.run)
@@ -41,6 +38,9 @@ extension Player {
             report(&s, held, error)
         }
         guard source.state == .stopped else { return false }
+        // A device lost since the tick checked it stops every source: not an end (the engine
+        // notices the loss at the next tick and moves the player on).
+        if !isOffline, !source.context.device.isConnected { return false }
         if feed.ranDry(source) {
             // It ran dry before more came (a very late tick): go on.
             do {
