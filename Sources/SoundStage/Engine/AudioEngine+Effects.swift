@@ -13,18 +13,12 @@ extension AudioEngine {
         return player
     }
 
-    /// Silences every effect started with ``playEffect(_:volume:)``, at once and until
-    /// switched off; other players are not affected.
+    /// Silences the effects bus (``effectsBus``): every effect started with
+    /// ``playEffect(_:volume:)``, every voice played without a bus of its own, and whatever
+    /// else the game put on it, at once and until switched off. The same as
+    /// `effectsBus.isMuted`.
     public var effectsMuted: Bool {
-        get { state.withLockedValue { $0.effectsMuted } }
-        set {
-            OpenAL.lock.withLock { held in
-                let effects = state.withLockedValue(held) { s in
-                    s.effectsMuted = newValue
-                    return s.active.values.filter(\.isEffect)
-                }
-                for player in effects { player.refreshGain(held) }
-            }
-        }
+        get { effectsBus.isMuted }
+        set { effectsBus.isMuted = newValue }
     }
 }

@@ -61,6 +61,7 @@ extension AudioEngine {
             s.made.removeAll { $0.player == nil }
             return (s.made.compactMap(\.player), s.category, s.devicePaused)
         }
+        voices.moved(held, from: oldRate, to: newRate)
         if paused { pauseDevice(held, device, context, true) }
         let pauseMusic = reason == .oldDeviceUnavailable && category.pausesWhenOutputLost
         var starting: [AudioSource] = []
@@ -72,6 +73,8 @@ extension AudioEngine {
             }
         }
         do { try AudioSource.play(starting) } catch { reportServiceError(held, error, player: nil) }
+        // Voices keep time through the move: the most audible take sources on the new device now.
+        voices.service(held, context: context, nowFrame: voices.clockFrame(held))
         let end = ContinuousClock.now
         return RouteChange(reason: reason, previous: old.device.name, current: device.name,
                            moveSeconds: (end - began).seconds, gapSeconds: lostAt.map { (end - $0).seconds })

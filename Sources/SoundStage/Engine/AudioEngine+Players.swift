@@ -24,6 +24,17 @@ extension AudioEngine {
         }
     }
 
+    /// A bus changed outside the tick: every active player takes its bus's gain and pause now.
+    func busesChanged(_ held: borrowing LockHeld) {
+        let players = state.withLockedValue(held) { Array($0.active.values) }
+        let gains = voices.busGains(held)
+        for player in players {
+            let (bus, _) = player.busPlaying(held)
+            player.followBus(held, paused: gains.paused[Int(bus)])
+            player.refreshGain(held)
+        }
+    }
+
     /// Queues an event of run `run` for `player`, delivered after the tick.
     func post(_ held: borrowing LockHeld, _ event: PlayerEvent, to player: Player, run: Int) {
         state.withLockedValue(held) { $0.outbox.append(.player(player, event, run: run)) }
@@ -34,8 +45,4 @@ extension AudioEngine {
         state.withLockedValue(held) { $0.interrupted }
     }
 
-    /// Whether effects are muted.
-    func effectsMuted(_ held: borrowing LockHeld) -> Bool {
-        state.withLockedValue(held) { $0.effectsMuted }
-    }
 }

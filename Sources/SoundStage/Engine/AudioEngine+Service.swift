@@ -33,14 +33,14 @@ extension AudioEngine {
     public func update() {
         OpenAL.lock.withLock { held in
             guard isOffline || checkOutput(held) else { return }
-            // One look at the state for the clock, the due starts and whether effects are muted.
-            let (now, due, effectsMuted) = state.withLockedValue(held) { s -> (Double, [ScheduledStart], Bool) in
+            // One look at the state for the clock and the due starts.
+            let (now, frame, due) = state.withLockedValue(held) { s -> (Double, Int, [ScheduledStart]) in
                 let now = isOffline ? Double(s.renderedFrames) / Double(context.frequency) : currentTime
                 let position = s.renderedFrames
                 let isDue: (ScheduledStart) -> Bool = { [isOffline] in isOffline ? $0.frame <= position : $0.seconds <= now }
                 let due = s.scheduled.filter(isDue)
                 s.scheduled.removeAll(where: isDue)
-                return (now, due, s.effectsMuted)
+                return (now, isOffline ? position : currentFrame, due)
             }
             for start in due { startScheduled(held, start.players) }
             let players = state.withLockedValue(held) { Array($0.active.values) }
@@ -58,8 +58,16 @@ extension AudioEngine {
                 s.lastLatencySeconds = reading ?? s.lastLatencySeconds
                 return latency
             }
+            // Voices first (those that ended stop setting off ducking), then the buses (fades
+            // and ducking, counting the players that play on them), so players and voices
+            // get this tick's gains.
+            voices.service(held, context: context, nowFrame: frame)
+            for error in voices.takeErrors(held) { reportServiceError(held, error, player: nil) }
+            let gains = voices.refreshBuses(held, nowSeconds: now, players: players.map { $0.busPlaying(held) })
             for player in players {
-                player.service(held, nowSeconds: now, latencySeconds: latency, muted: effectsMuted && player.isEffect)
+                let (bus, _) = player.busPlaying(held)
+                player.followBus(held, paused: gains.paused[Int(bus)])
+                player.service(held, nowSeconds: now, latencySeconds: latency, busGain: gains.gain[Int(bus)])
             }
             // The property writes of this tick (and the game's since the last one) are checked
             // once here; errors other calls found for earlier writes join them.

@@ -64,6 +64,8 @@ public final class AudioEngine: Sendable {
     /// The service tick in seconds.
     public let tickSeconds: Double
     let state = LockedState(EngineState())
+    /// The voices and the bus tree.
+    let voices: VoicePool
     /// Errors other calls found for the context's unchecked writes (its error sink), posted
     /// at the next tick. Kept apart from ``state``: the sink runs wherever the error is found.
     let foundErrors = ErrorQueue()
@@ -102,6 +104,8 @@ public final class AudioEngine: Sendable {
         let found = foundErrors
         context.handle.setErrorSink { found.append($0) }
         self.session = session
+        voices = VoicePool(isOffline: output.isOffline, tickSeconds: tick, engineName: "engine on \(device)")
+        voices.state.withLockedValue { $0.engine = self }
         session?.join(self)
         if case .thread = service, !isOffline { startServiceThread() }
     }
@@ -109,6 +113,7 @@ public final class AudioEngine: Sendable {
     deinit {
         running.store(false, ordering: .relaxed)
         stopAll()
+        OpenAL.lock.withLock { held in voices.stopAll(held, .engineGone) }
         // Under the lock, so no checked call is between taking the old sink and appending.
         let context = self.context
         let left = OpenAL.lock.withLock { _ in
@@ -132,11 +137,12 @@ public final class AudioEngine: Sendable {
     @available(*, deprecated, renamed: "tickSeconds")
     public var tick: Double { tickSeconds }
 
-    /// Stops the service thread and every player (no finished events); the engine can still
-    /// be driven with ``update()``.
+    /// Stops the service thread, every player (no finished events) and every voice; the
+    /// engine can still be driven with ``update()``.
     public func shutdown() {
         running.store(false, ordering: .relaxed)
         stopAll()
+        stopVoices()
     }
 
     private func stopAll() {

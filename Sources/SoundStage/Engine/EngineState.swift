@@ -11,7 +11,6 @@ struct EngineState {
     var scheduled: [ScheduledStart] = []
     /// Frames rendered so far (offline engines).
     var renderedFrames = 0
-    var effectsMuted = false
     var interrupted = false
     /// Whether the session is interrupted or inactive: the device is paused for either.
     var sessionInterrupted = false

@@ -52,6 +52,11 @@ extension SoundStageError {
         public static let decodingFailed = Code(rawValue: 0x550A)
         /// A file could not be opened, read or written.
         public static let fileAccess = Code(rawValue: 0x550B)
+        /// A voice was not started: its sound's rules (instance limit, retrigger interval) or
+        /// a full pool refused it; ``SoundStageError/reason`` says which.
+        public static let voiceRefused = Code(rawValue: 0x550C)
+        /// The voice has ended (finished, stopped, stolen or culled); the reason says which.
+        public static let voiceEnded = Code(rawValue: 0x550D)
 
         /// A readable name for the code.
         public var description: String {
@@ -77,6 +82,8 @@ extension SoundStageError {
             case .readOnly: return "read-only"
             case .decodingFailed: return "decoding failed"
             case .fileAccess: return "file access"
+            case .voiceRefused: return "voice refused"
+            case .voiceEnded: return "voice ended"
             default: return "error 0x\(String(rawValue, radix: 16))"
             }
         }

@@ -53,12 +53,12 @@ extension Player {
         let engine = try liveEngine(member)
         OpenAL.lock.withLock { held in
             let now = engine.currentTime
-            let muted = isMuted(held)
+            let busGain = busGain(held)
             state.withLockedValue(held) { s in
                 s.tweens.removeAll { $0.kind == kind }
                 s.tweens.append(Tween(kind: kind, from: from(s.settings), to: to, startSeconds: now, durationSeconds: duration,
                                       curve: curve, stopAtEnd: stopAtEnd))
-                advanceTweens(&s, held, nowSeconds: now, muted: muted)
+                advanceTweens(&s, held, nowSeconds: now, busGain: busGain)
             }
         }
     }
@@ -68,7 +68,7 @@ extension Player {
     /// Each value is the one due a tick from `now`: OpenAL ramps a change across the next
     /// mix, so the level heard over the coming tick follows the curve instead of lagging it
     /// by a tick (measured: up to 0.8 dB late near the end of a 1 s linear fade without this).
-    func advanceTweens(_ s: inout PlayerState, _ held: borrowing LockHeld, nowSeconds now: Double, muted: Bool) {
+    func advanceTweens(_ s: inout PlayerState, _ held: borrowing LockHeld, nowSeconds now: Double, busGain: Float) {
         guard !s.tweens.isEmpty else { return }
         var stopNow = false
         for tween in s.tweens {
@@ -77,7 +77,7 @@ extension Player {
                 switch tween.kind {
                 case .volume:
                     s.settings.volume = Self.volumeRange.clamping(v.x)
-                    try applyGain(&s, muted: muted)
+                    try applyGain(&s, busGain: busGain)
                 case .pan:
                     s.settings.pan = Self.panRange.clamping(v.x)
                     try applyPan(&s)

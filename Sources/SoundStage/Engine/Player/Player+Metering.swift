@@ -17,13 +17,13 @@ extension Player {
     /// with its volume applied, for ``averagePower(forChannel:)`` and ``peakPower(forChannel:)``.
     public func updateMeters() {
         let (enabled, window, gain) = keepingEngine { OpenAL.lock.withLock { held in
-            let muted = isMuted(held)
+            let busGain = busGain(held)
             return state.withLockedValue(held) { s -> (Bool, [Float], Float) in
                 guard s.meteringEnabled, s.status == .playing, let source = s.source, let feed = s.feed else {
                     return (s.meteringEnabled, [], 0)
                 }
                 let window = feed.samples(endingAtQueueOffset: queueOffset(s, source), soundFrame: currentFrame(s), frames: Self.meterWindowFrames)
-                return (true, window, muted ? 0 : s.settings.volume)
+                return (true, window, s.settings.volume * busGain)
             }
         } }
         guard enabled else { return }

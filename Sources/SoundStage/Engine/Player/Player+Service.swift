@@ -1,11 +1,15 @@
 extension Player {
     /// One service tick: tweens, loop top-up, streaming, end of sound. The engine reads once a
-    /// tick, for all its players, the device's output `latency` in seconds and whether this
-    /// player is a `muted` effect.
-    func service(_ held: borrowing LockHeld, nowSeconds now: Double, latencySeconds latency: Double, muted: Bool) {
+    /// tick, for all its players, the device's output `latency` in seconds and the gain of
+    /// this player's bus.
+    func service(_ held: borrowing LockHeld, nowSeconds now: Double, latencySeconds latency: Double, busGain: Float) {
         state.withLockedValue(held) { s in
             guard s.status == .playing, let source = s.source else { return }
-            advanceTweens(&s, held, nowSeconds: now, muted: muted)
+            if s.appliedBusGain != busGain {
+                s.appliedBusGain = busGain
+                do { try applyGain(&s, busGain: busGain) } catch { report(&s, held, error) }
+            }
+            advanceTweens(&s, held, nowSeconds: now, busGain: busGain)
             guard s.status == .playing, settle(&s, held, source) else {
                 if !isOffline, s.status == .playing, let feed = s.feed {
                     let offset = queueOffset(s, source)
@@ -30,27 +34,12 @@ extension Player {
     /// play. Returns whether the sound has played out (the source stopped, nothing left).
     func settle(_ s: inout PlayerState, _ held: borrowing LockHeld, _ source: AudioSource) -> Bool {
         guard let feed = s.feed else { return true }
-        do {
-            if let decodeError = try feed.refill(source) {
-                engineRef?.post(held, .decodeError(decodeError), to: self, run: s.run)
-            }
-        } catch {
-            report(&s, held, error)
+        let outcome = feed.settle(source, isOffline: isOffline)
+        if let decodeError = outcome.decodeError {
+            engineRef?.post(held, .decodeError(decodeError), to: self, run: s.run)
         }
-        guard source.state == .stopped else { return false }
-        // A device lost since the tick checked it stops every source: not an end (the engine
-        // notices the loss at the next tick and moves the player on).
-        if !isOffline, !source.context.device.isConnected { return false }
-        if feed.ranDry(source) {
-            // It ran dry before more came (a very late tick): go on.
-            do {
-                try source.play()
-                return false
-            } catch {
-                report(&s, held, error)
-            }
-        }
-        return true
+        for error in outcome.errors { report(&s, held, error) }
+        return outcome.playedOut
     }
 
     /// When playing, settles the feed and, if the sound has played out unnoticed, finishes

@@ -122,15 +122,15 @@ extension Player {
     /// `member` and the setting), cancels the setting's tween, stores it, and applies it to
     /// the source with the state in hand.
     private func setSetting(_ kind: Tween.Kind, _ setting: WritableKeyPath<PlayerSettings, Float>, _ value: Float, _ member: String,
-                            _ range: ClosedRange<Float>, apply: (inout PlayerState, _ muted: Bool) throws -> Void) throws {
+                            _ range: ClosedRange<Float>, apply: (inout PlayerState, _ busGain: Float) throws -> Void) throws {
         try checkSetting(value, in: range, "\(member)(\(value))", "\(kind)")
         try keepingEngine {
             try OpenAL.lock.withLock { held in
-                let muted = isMuted(held)
+                let busGain = busGain(held)
                 try state.withLockedValue(held) { s in
                     s.tweens.removeAll { $0.kind == kind }
                     s.settings[keyPath: setting] = value
-                    try apply(&s, muted)
+                    try apply(&s, busGain)
                 }
             }
         }
@@ -156,31 +156,32 @@ extension Player {
         if s.pendingStart != nil, s.status == .idle || s.status == .stopped { s.pendingStart = nil }
     }
 
-    /// Whether this player is an effect and effects are muted.
-    func isMuted(_ held: borrowing LockHeld) -> Bool {
-        isEffect && (engineRef?.effectsMuted(held) ?? false)
+    /// The gain the player's bus gives it now (1 once the engine is gone).
+    func busGain(_ held: borrowing LockHeld) -> Float {
+        let bus = state.withLockedValue(held) { $0.settings.bus }
+        return engineRef?.voices.gain(held, ofBus: bus) ?? 1
     }
 
-    /// Sets the source's gain from the volume (0 while a muted effect).
-    func applyGain(_ s: inout PlayerState, muted: Bool) throws {
-        try s.source?.set(.gain, to: muted ? 0 : s.settings.volume)
+    /// Sets the source's gain: the volume times the bus's gain.
+    func applyGain(_ s: inout PlayerState, busGain: Float) throws {
+        try s.source?.set(.gain, to: s.settings.volume * busGain)
     }
 
-    /// Sets the gain again after effects were muted or unmuted.
+    /// Sets the gain again after the bus's gain changed.
     func refreshGain(_ held: borrowing LockHeld) {
-        let muted = isMuted(held)
+        let busGain = busGain(held)
         state.withLockedValue(held) { s in
-            do { try applyGain(&s, muted: muted) } catch { report(&s, held, error) }
+            do { try applyGain(&s, busGain: busGain) } catch { report(&s, held, error) }
         }
     }
 
     /// Sets the source's pitch from the rate.
-    func applyRate(_ s: inout PlayerState, muted: Bool = false) throws {
+    func applyRate(_ s: inout PlayerState, busGain: Float = 1) throws {
         try s.source?.set(.pitch, to: s.settings.rate)
     }
 
     /// Places the source: at ``position``, or by ``pan`` in front of the listener.
-    func applyPan(_ s: inout PlayerState, muted: Bool = false) throws {
+    func applyPan(_ s: inout PlayerState, busGain: Float = 1) throws {
         guard let source = s.source else { return }
         if let position = s.settings.position {
             try source.set(.isRelative, to: false)

@@ -62,6 +62,7 @@ extension Player {
         OpenAL.lock.withLock { held in
             state.withLockedValue(held) { s in
                 s.wasInterrupted = false
+                s.pausedByBus = false
                 switch s.status {
                 case .playing:
                     guard let source = s.source, !settleEnded(&s, held) else { return }
@@ -97,7 +98,7 @@ extension Player {
     /// Makes the source if needed and, unless it is fed already, feeds it from the start frame.
     @discardableResult
     func prepare(_ held: borrowing LockHeld) throws -> AudioSource {
-        let muted = isMuted(held)
+        let busGain = busGain(held)
         let context = try outputContext("prepareToPlay()")
         return try state.withLockedValue(held) { s in
             if let old = s.source, old.context !== context, !s.isEngaged {
@@ -108,7 +109,7 @@ extension Player {
             s.source = source
             if s.isEngaged || s.pendingStart != nil { return source }
             try feed(&s, source, from: s.startFrame)
-            try applyGain(&s, muted: muted)
+            try applyGain(&s, busGain: busGain)
             try applyPan(&s)
             try source.set(.pitch, to: s.settings.rate)
             return source
@@ -127,27 +128,21 @@ extension Player {
         s.pendingStart = frame
     }
 
-    /// The one place that decides how the sound is fed: a stream for a streamed sound, one
-    /// looping buffer for a loop region or endless loops, a queue of plays otherwise.
+    /// How the player's sound is fed: a looping buffer with loop points for a loop region,
+    /// otherwise as every sound is (``Sound/makeFeed(plays:in:)``).
     ///
     /// `plays` is how many plays are left (-1 forever); nil: as many as ``numberOfLoops`` asks.
     /// The buffers come from `context`'s device.
     func makeFeed(_ s: inout PlayerState, in context: AudioContext, plays: Int? = nil) throws -> any PlaybackFeed {
         let plays = plays ?? (s.settings.numberOfLoops < 0 ? -1 : s.settings.numberOfLoops + 1)
-        if let decoder = try sound.makeDecoder() {
-            return StreamFeed(decoder: decoder, loops: plays < 0 ? -1 : max(0, plays - 1), label: sound.label)
-        }
-        if let region = s.settings.loopRegion {
+        if !sound.isStreamed, let region = s.settings.loopRegion {
             let frames = loopRegionFrames(of: region)
             let kept = s.loopBuffer.flatMap { $0.context.device === context.device ? $0 : nil }
             let buffer = try kept ?? makeLoopBuffer(frames, in: context)
             s.loopBuffer = buffer
             return LoopingBufferFeed(sound: sound, buffer: buffer, loopEnd: frames.upperBound)
         }
-        if plays < 0, sound.buffer != nil {
-            return LoopingBufferFeed(sound: sound, buffer: try sound.buffer(in: context), loopEnd: sound.frameCount)
-        }
-        return QueueFeed(sound: sound, plays: plays)
+        return try sound.makeFeed(plays: plays, in: context)
     }
 
     /// A copy of the sound's buffer with loop points on `frames`, on `context`'s device.
@@ -166,6 +161,7 @@ extension Player {
             s.pendingStart = nil
             s.status = .playing
             s.wasInterrupted = false
+            s.pausedByBus = false
             s.serviceError = nil
             s.run += 1
         }
@@ -209,6 +205,7 @@ extension Player {
         s.status = .stopped
         s.finishAt = nil
         s.wasInterrupted = false
+        s.pausedByBus = false
         if let source = s.source {
             do { try source.stop() } catch { report(&s, held, error) }
             do { try source.setBuffer(nil) } catch { report(&s, held, error) }

@@ -21,7 +21,7 @@ public final class Player: Sendable, CustomStringConvertible {
     /// Whether the context has `AL_SOFT_loop_points` (every context of the same OpenAL has the
     /// same extensions; the player keeps no context, so an old device can close after a move).
     let hasLoopPoints: Bool
-    /// Whether the player plays a fire-and-forget effect (silenced by ``AudioEngine/effectsMuted``).
+    /// Whether the player plays a fire-and-forget effect (on the effects bus, silenced by ``AudioEngine/effectsMuted``).
     let isEffect: Bool
     /// Copies of the engine's settings, so they stay readable without it.
     let isOffline: Bool
@@ -46,6 +46,7 @@ public final class Player: Sendable, CustomStringConvertible {
         self.hasSourceLatency = engine.context.isExtensionPresent("AL_SOFT_source_latency")
         self.engineRef = engine
         self.isEffect = isEffect
+        if isEffect { state.withLockedValue { $0.settings.bus = Bus.effectsIndex } }
         engine.state.withLockedValue { s in
             s.made.removeAll { $0.player == nil }
             s.made.append(WeakPlayer(player: self))

@@ -7,6 +7,10 @@ struct PlayerState {
     var status = Status.idle
     /// Paused by an interruption (not by the game).
     var wasInterrupted = false
+    /// Paused because its bus was (resumed with it).
+    var pausedByBus = false
+    /// The bus gain the last tick wrote to the source.
+    var appliedBusGain: Float = 1
     /// Counts starts; an event carries the run it belongs to.
     var run = 0
     /// `finished` events of this run and earlier are not delivered (stop() was called).
@@ -50,6 +54,9 @@ struct PlayerSettings {
     var loopRegion: Range<Double>?
     var position: SIMD3<Float>?
     var interruptionPolicy = InterruptionPolicy.resume
+    /// The bus it plays through (an index in its engine's bus table): music, or effects for
+    /// ``AudioEngine/playEffect(_:volume:)``.
+    var bus: Int32 = Bus.musicIndex
     /// nil: the default for the player's kind.
     var outputLossPolicy: OutputLossPolicy?
 }

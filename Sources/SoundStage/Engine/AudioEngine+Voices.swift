@@ -1,0 +1,148 @@
+extension AudioEngine {
+    /// Plays `sound` on a voice from the engine's pool, fire and forget or kept to control.
+    ///
+    /// ```swift
+    /// engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
+    ///                                 variation: Variation(pitch: 0.95...1.05)), for: footstep)
+    /// try engine.play(footstep, at: [2, 0, -3])                    // fire and forget
+    /// let engineHum = try engine.play(hum, at: car, loops: -1)     // kept to move it
+    /// engineHum.position = car
+    /// ```
+    ///
+    /// Any number of voices may play (up to ``VoiceConfiguration/maxVoices``); the most
+    /// important and audible hold the pool's OpenAL sources, the rest are virtual and keep
+    /// time (see ``Voice``).
+    ///
+    /// - Parameters:
+    ///   - position: where it plays (absolute coordinates), nil for unpositioned.
+    ///   - volume: 0...1, before its bus and variation.
+    ///   - pitch: ``Voice/pitchRange``, before variation.
+    ///   - priority: 0...255, higher wins: a voice is never stolen for one of lower
+    ///     priority, and a higher priority is real before any audibility of a lower one.
+    ///   - loops: 0 plays once, N plays N+1 times, -1 loops until stopped.
+    ///   - bus: the bus it plays through; the effects bus by default.
+    /// - Throws: ``SoundStageError/Code-swift.struct/voiceRefused`` when the sound's rules or a
+    ///   full pool refuse the play (the reason says which),
+    ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a value out of range or a bus
+    ///   of another engine.
+    @discardableResult
+    public func play(_ sound: Sound, at position: SIMD3<Float>? = nil, volume: Float = 1, pitch: Float = 1, priority: Int = 128,
+                     loops: Int = 0, bus: Bus? = nil, options: VoiceOptions = VoiceOptions()) throws -> Voice {
+        let member = "play(\(sound.label))"
+        try checkVoice(position: position, volume: volume, pitch: pitch, priority: priority, bus: bus, options: options, member)
+        let request = VoiceRequest(position: position, volume: volume, pitch: pitch, priority: UInt8(priority),
+                                   plays: loops < 0 ? -1 : loops + 1, bus: (bus ?? effectsBus).index, options: options)
+        return try OpenAL.lock.withLock { held in
+            let (voice, ducking) = try voices.play(held, sound, request, context: context, nowFrame: currentFrame,
+                                                   nowSeconds: currentTime, member: member)
+            if ducking { busesChanged(held) }
+            return voice
+        }
+    }
+
+    private func checkVoice(position: SIMD3<Float>?, volume: Float, pitch: Float, priority: Int, bus: Bus?,
+                            options: VoiceOptions, _ member: String) throws {
+        var problems: [String] = []
+        if let position, !position.isFinite { problems.append("the position must be finite") }
+        if !volume.isFinite || !Voice.volumeRange.contains(volume) { problems.append("the volume must be in \(Voice.volumeRange)") }
+        if !pitch.isFinite || !Voice.pitchRange.contains(pitch) { problems.append("the pitch must be in \(Voice.pitchRange)") }
+        if !Voice.priorityRange.contains(priority) { problems.append("the priority must be in \(Voice.priorityRange)") }
+        if let bus, bus.pool !== voices { problems.append("\(bus) belongs to another engine") }
+        let distances = [options.referenceDistance, options.maxDistance, options.rolloffFactor]
+        if distances.contains(where: { !$0.isFinite || $0 < 0 }) {
+            problems.append("the reference distance, maximum distance and rolloff must be finite and not negative")
+        }
+        if let cone = options.cone {
+            if !cone.direction.isFinite || !(0...360).contains(cone.innerAngle) || !(0...360).contains(cone.outerAngle)
+                || !(0...1).contains(cone.outerGain) {
+                problems.append("a cone needs a finite direction, angles in 0...360 and an outer gain in 0...1")
+            }
+        }
+        if let v = options.variation {
+            let ranges = [v.pitch, v.volume]
+            if ranges.contains(where: { !$0.lowerBound.isFinite || !$0.upperBound.isFinite || $0.lowerBound <= 0 }) {
+                problems.append("variation factors must be finite and above 0")
+            }
+        }
+        if let problem = problems.first { throw failure(.invalidArgument, member, problem) }
+    }
+
+    /// Sets the limits and variation for every later play of `sound` (see ``VoiceRules``).
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a limit below 1, a
+    ///   negative or non-finite interval, or variation factors not above 0.
+    public func setVoiceRules(_ rules: VoiceRules, for sound: Sound) throws {
+        let member = "setVoiceRules(_:for: \(sound.label))"
+        if let limit = rules.maxInstances, limit < 1 { throw failure(.invalidArgument, member, "maxInstances must be at least 1, got \(limit)") }
+        guard rules.minimumInterval.isFinite, rules.minimumInterval >= 0 else {
+            throw failure(.invalidArgument, member, "the minimum interval must be finite and not negative, got \(rules.minimumInterval)")
+        }
+        for range in [rules.variation.pitch, rules.variation.volume] where !range.lowerBound.isFinite || !range.upperBound.isFinite || range.lowerBound <= 0 {
+            throw failure(.invalidArgument, member, "variation factors must be finite and above 0, got \(range)")
+        }
+        voices.state.withLockedValue { s in
+            let entry = voices.register(&s, sound)
+            s.sounds[entry].rules = rules
+        }
+    }
+
+    /// The rules set for `sound` (the defaults when none were).
+    public func voiceRules(for sound: Sound) -> VoiceRules {
+        voices.state.withLockedValue { s in s.soundIndex[ObjectIdentifier(sound)].map { s.sounds[Int($0)].rules } ?? VoiceRules() }
+    }
+
+    /// Sizes the voice pool. Voices already playing go on; the new sizes apply from the next
+    /// tick, and the generator restarts from the new seed.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for more real voices
+    ///   than the context has sources, or a maximum outside ``VoiceConfiguration/maxVoicesRange``.
+    public func configureVoices(_ configuration: VoiceConfiguration) throws {
+        let context = self.context
+        try voices.state.withLockedValue { s in try voices.configure(&s, configuration, context: context) }
+    }
+
+    /// The pool's configuration.
+    public var voiceConfiguration: VoiceConfiguration { voices.state.withLockedValue { $0.configuration } }
+
+    /// How many voices play, real and virtual, and how many were stolen or refused.
+    public var voiceCounts: VoiceCounts { voices.counts }
+
+    /// The real voices at most (see ``VoiceConfiguration/realVoices``).
+    public var realVoiceLimit: Int {
+        let context = self.context
+        return voices.state.withLockedValue { s in
+            if !s.isConfigured { try? voices.configure(&s, s.configuration, context: context) }
+            return s.realLimit
+        }
+    }
+
+    /// Moves many voices in one go (one lock for all: a game moving thousands of emitters a
+    /// frame calls this once). Ended voices and non-finite positions are skipped.
+    ///
+    /// - Returns: how many voices were moved.
+    @discardableResult
+    public func setPositions(_ moves: [(Voice, SIMD3<Float>)]) -> Int {
+        OpenAL.lock.withLock { held in voices.setPositions(held, moves) }
+    }
+
+    /// Stops every voice (players are not affected).
+    public func stopVoices() {
+        OpenAL.lock.withLock { held in voices.stopAll(held, .stopped) }
+    }
+}
+
+extension VoicePool {
+    func setPositions(_ held: borrowing LockHeld, _ moves: [(Voice, SIMD3<Float>)]) -> Int {
+        state.withLockedValue(held) { s in
+            var moved = 0
+            for (voice, position) in moves where voice.pool === self && position.isFinite {
+                guard let i = liveSlot(s, voice) else { continue }
+                s.slots[i].position = position
+                s.slots[i].positioned = true
+                if s.slots[i].real >= 0 { writeProperties(&s, i) }
+                moved += 1
+            }
+            return moved
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// One bus as the pool keeps it: what the game set, and what the last refresh made of it.
+struct BusState {
+    let name: String
+    /// The parent's index, -1 for the master bus. A parent always comes before its children.
+    let parent: Int32
+    var volume: Float = 1
+    var isMuted = false
+    var isPaused = false
+    var fade: BusFade?
+    /// Voices on this bus playing and not paused by the game (for ducking).
+    var playingVoices = 0
+    /// Players on this bus playing, counted at the last tick (for ducking).
+    var playingPlayers = 0
+    /// The gain its voices and players get: every volume, mute and duck from here up to
+    /// the master, due a tick from the last refresh.
+    var gain: Float = 1
+    /// Whether it or a bus above it is paused.
+    var isPausedInTree = false
+    /// The ducking applied to it at the last refresh, in dB (0 or less).
+    var duckDB: Float = 0
+    /// Its level meters: the last reading.
+    var meter = BusMeter()
+
+    init(name: String, parent: Int32) {
+        self.name = name
+        self.parent = parent
+    }
+}
+
+/// A bus's volume moving along a curve over engine time.
+struct BusFade {
+    var from: Float
+    var to: Float
+    var startSeconds: Double
+    var durationSeconds: Double
+    var curve: FadeCurve
+
+    func value(atSeconds seconds: Double) -> Float {
+        let x = Float(durationSeconds > 0 ? min(1, max(0, (seconds - startSeconds) / durationSeconds)) : 1)
+        return curve.mix(from, to, x)
+    }
+}
+
+/// A ducking rule in force, and how far it has ducked its target.
+struct DuckingState {
+    let rule: DuckingRule
+    let trigger: Int32
+    let target: Int32
+    /// The duck in dB (0 ... -depth) at ``seconds``.
+    var levelDB: Float = 0
+    var seconds: Double = 0
+    /// Whether the trigger was playing at the last refresh.
+    var active = false
+
+    /// The duck at `seconds`, moving from ``levelDB`` toward the depth (trigger playing) or
+    /// 0 (silent) at the rule's attack or release rate.
+    func level(at later: Double, active: Bool) -> Float {
+        let dt = Float(max(0, later - seconds))
+        if active {
+            let rate = rule.attackSeconds > 0 ? rule.depthDB / Float(rule.attackSeconds) : .infinity
+            return max(-rule.depthDB, levelDB - rate * dt)
+        }
+        let rate = rule.releaseSeconds > 0 ? rule.depthDB / Float(rule.releaseSeconds) : .infinity
+        return min(0, levelDB + rate * dt)
+    }
+}
+
+/// A bus's level meter reading: the peak and RMS level in dBFS of what its voices and
+/// players put out over the last tick's window (see ``Bus/averagePower``).
+struct BusMeter {
+    var average: Float = -160
+    var peak: Float = -160
+}

@@ -1,0 +1,17 @@
+extension Sound {
+    /// The one place that decides how a sound is fed to a source: a stream for a streamed
+    /// sound, one looping buffer for endless loops of a loaded one, a queue of plays
+    /// otherwise. Players (which add loop regions) and voices both come here.
+    ///
+    /// `plays` is how many plays are left (-1 forever); the buffers come from `context`'s
+    /// device.
+    func makeFeed(plays: Int, in context: AudioContext) throws -> any PlaybackFeed {
+        if let decoder = try makeDecoder() {
+            return StreamFeed(decoder: decoder, loops: plays < 0 ? -1 : max(0, plays - 1), label: label)
+        }
+        if plays < 0 {
+            return LoopingBufferFeed(sound: self, buffer: try buffer(in: context), loopEnd: frameCount)
+        }
+        return QueueFeed(sound: self, plays: plays)
+    }
+}

@@ -1,0 +1,185 @@
+/// A handle to one sound the engine plays through its voice pool: returned by
+/// ``AudioEngine/play(_:at:volume:pitch:priority:loops:bus:options:)``, for fire-and-forget
+/// sounds (drop it) and controlled ones (keep it to move, change or stop the sound).
+///
+/// A voice is real while it holds one of the pool's OpenAL sources, and virtual while it
+/// does not: a virtual voice costs a few bytes, and its playhead keeps time with the engine
+/// clock (loops included), so when it becomes real again it comes in at the sample it would
+/// have reached. The handle is a slot index plus a generation: once the voice ends, the
+/// slot may serve another voice, and this handle never reaches it.
+///
+/// Every operation on a voice that has ended (finished, stopped, stolen, culled) is
+/// harmless: the property setters and ``stop()`` do nothing, ``isValid`` and ``status`` say
+/// why, and the throwing `set...` forms throw
+/// ``SoundStageError/Code-swift.struct/voiceEnded`` naming the reason.
+public struct Voice: Sendable, Hashable, CustomStringConvertible {
+    let pool: VoicePool
+    /// The voice's slot in its engine's table.
+    public let index: UInt32
+    /// Which use of the slot this voice is.
+    public let generation: UInt32
+
+    init(pool: VoicePool, index: UInt32, generation: UInt32) {
+        self.pool = pool
+        self.index = index
+        self.generation = generation
+    }
+
+    public static func == (a: Voice, b: Voice) -> Bool {
+        a.pool === b.pool && a.index == b.index && a.generation == b.generation
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(pool))
+        hasher.combine(index)
+        hasher.combine(generation)
+    }
+
+    /// For example `voice 12.3 (snare.wav)`.
+    public var description: String {
+        "voice \(index).\(generation)\(pool.soundLabel(of: self).map { " (\($0))" } ?? "")"
+    }
+
+    /// Whether the voice still plays (real or virtual) or is paused.
+    public var isValid: Bool {
+        switch status {
+        case .ended: return false
+        default: return true
+        }
+    }
+
+    /// Real, virtual, paused, or ended and why.
+    public var status: VoiceStatus { pool.status(of: self) }
+
+    /// Whether the voice holds an OpenAL source now.
+    public var isReal: Bool { status == .real }
+
+    /// Stops the voice (it ends as ``VoiceEnd/stopped``). Harmless on an ended voice.
+    ///
+    /// - Returns: whether the voice was still playing or paused.
+    @discardableResult
+    public func stop() -> Bool { pool.stop(self) }
+
+    /// Pauses the voice: its playhead stays where it is, and it gives up its source (it
+    /// competes for one again when resumed). Harmless on an ended voice.
+    ///
+    /// - Returns: whether the voice was playing.
+    @discardableResult
+    public func pause() -> Bool { pool.setPaused(self, true) }
+
+    /// Resumes a paused voice from where it paused.
+    ///
+    /// - Returns: whether the voice was paused.
+    @discardableResult
+    public func resume() -> Bool { pool.setPaused(self, false) }
+
+    /// Where the voice is in the 3D world (absolute coordinates); nil plays it unpositioned,
+    /// at the listener. Setting a non-finite value, or any value on an ended voice, is
+    /// ignored; ``setPosition(_:)`` throws instead.
+    public var position: SIMD3<Float>? {
+        get { pool.read(self) { $0.positioned ? $0.position : nil } ?? nil }
+        nonmutating set { try? setPosition(newValue) }
+    }
+
+    /// The voice's own gain, 0...1 (variation included), before its bus. Out-of-range values
+    /// are clamped; ``setVolume(_:)`` throws instead.
+    public var volume: Float {
+        get { pool.read(self) { $0.volume } ?? 0 }
+        nonmutating set { if !newValue.isNaN { try? setVolume(Voice.volumeRange.clamping(newValue)) } }
+    }
+
+    /// The voice's pitch (and speed), ``pitchRange`` (clamped); ``setPitch(_:)`` throws instead.
+    public var pitch: Float {
+        get { pool.read(self) { $0.pitch } ?? 1 }
+        nonmutating set { if !newValue.isNaN { try? setPitch(Voice.pitchRange.clamping(newValue)) } }
+    }
+
+    /// The allowed ``volume`` values.
+    public static let volumeRange: ClosedRange<Float> = 0...1
+    /// The allowed ``pitch`` values.
+    public static let pitchRange: ClosedRange<Float> = 0.25...4
+    /// The allowed priorities: higher wins (see ``VoiceOptions/priority``).
+    public static let priorityRange: ClosedRange<Int> = 0...255
+
+    /// Moves the voice (nil: unpositioned, at the listener).
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a non-finite
+    ///   position, ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
+    public func setPosition(_ position: SIMD3<Float>?) throws {
+        if let position, !position.isFinite {
+            throw pool.failure(.invalidArgument, "setPosition(\(position))", "\(self): the position must be finite")
+        }
+        try pool.change(self, "setPosition(_:)") { slot in
+            slot.positioned = position != nil
+            slot.position = position ?? .zero
+        }
+    }
+
+    /// Sets ``volume``.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` outside 0...1,
+    ///   ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
+    public func setVolume(_ volume: Float) throws {
+        guard volume.isFinite, Self.volumeRange.contains(volume) else {
+            throw pool.failure(.invalidArgument, "setVolume(\(volume))", "\(self): the volume must be in \(Self.volumeRange)")
+        }
+        try pool.change(self, "setVolume(_:)") { $0.volume = volume }
+    }
+
+    /// Sets ``pitch``.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` outside ``pitchRange``,
+    ///   ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
+    public func setPitch(_ pitch: Float) throws {
+        guard pitch.isFinite, Self.pitchRange.contains(pitch) else {
+            throw pool.failure(.invalidArgument, "setPitch(\(pitch))", "\(self): the pitch must be in \(Self.pitchRange)")
+        }
+        try pool.change(self, "setPitch(_:)") { $0.pitch = pitch }
+    }
+
+    /// The playhead in frames of the sound, counting every play from the first (a looping
+    /// voice's grows without end); nil once ended. A virtual voice's keeps time too.
+    public var playheadFrames: Double? { pool.read(self) { $0.playhead } }
+}
+
+/// Where a voice stands.
+public enum VoiceStatus: Sendable, Hashable, CustomStringConvertible {
+    /// Playing on one of the pool's OpenAL sources.
+    case real
+    /// Playing without a source: its playhead keeps time (or waits, per
+    /// ``VoiceOptions/whenVirtual``) until it is audible enough to be real.
+    case virtual
+    /// Paused by ``Voice/pause()`` or its bus.
+    case paused
+    /// Ended, and why.
+    case ended(VoiceEnd)
+
+    public var description: String {
+        switch self {
+        case .real: return "real"
+        case .virtual: return "virtual"
+        case .paused: return "paused"
+        case .ended(let why): return "ended (\(why))"
+        }
+    }
+}
+
+/// Why a voice ended.
+public enum VoiceEnd: String, Sendable, Hashable, CustomStringConvertible {
+    /// It played to its end.
+    case finished
+    /// ``Voice/stop()``, its engine's ``AudioEngine/stopVoices()`` or ``AudioEngine/shutdown()``.
+    case stopped
+    /// A more important or more audible voice took its place: every voice slot was in use
+    /// (``VoiceConfiguration/maxVoices``), or its sound reached its instance limit
+    /// (``VoiceRules/maxInstances``).
+    case stolen
+    /// It would have become virtual and its options say stop (``WhenVirtual/stop``).
+    case culled
+    /// Its engine went away.
+    case engineGone
+    /// The slot has served two later voices since; why this one ended is forgotten.
+    case unknown
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// One play asked of the pool, checked.
+struct VoiceRequest {
+    var position: SIMD3<Float>?
+    var volume: Float
+    var pitch: Float
+    var priority: UInt8
+    /// Plays in all (-1 forever).
+    var plays: Int
+    var bus: Int32
+    var options: VoiceOptions
+}
+
+extension VoicePool {
+    /// Starts a voice: the sound's rules first (retrigger interval, instance limit), then a
+    /// slot (stealing one when all are in use), then a source at once if the voice ranks
+    /// among the real ones. Returns the voice, and whether it set off ducking (the engine's
+    /// players then take their buses' new gains).
+    func play(_ held: borrowing LockHeld, _ sound: Sound, _ request: VoiceRequest, context: AudioContext,
+              nowFrame: Int, nowSeconds: Double, member: String) throws -> (voice: Voice, ducking: Bool) {
+        try state.withLockedValue(held) { s in
+            if !s.isConfigured { try configure(&s, s.configuration, context: context) }
+            let entry = register(&s, sound)
+            let rules = s.sounds[entry].rules
+            if let last = s.sounds[entry].lastStart, nowSeconds - last < rules.minimumInterval {
+                s.refused += 1
+                throw failure(.voiceRefused, member, "\(sound) was played \(Self.ms(nowSeconds - last)) ago; its rules ask for at least \(Self.ms(rules.minimumInterval)) between plays")
+            }
+            var slot = VoiceSlot()
+            let variation = request.options.variation ?? rules.variation
+            slot.volume = Voice.volumeRange.clamping(request.volume * s.generator.value(in: variation.volume))
+            slot.pitch = Voice.pitchRange.clamping(request.pitch * s.generator.value(in: variation.pitch))
+            slot.priority = request.priority
+            slot.isPinned = request.options.isPinned
+            slot.whenVirtual = request.options.whenVirtual
+            slot.positioned = request.position != nil
+            slot.position = request.position ?? .zero
+            slot.referenceDistance = request.options.referenceDistance
+            slot.maxDistance = request.options.maxDistance
+            slot.rolloff = request.options.rolloffFactor
+            slot.cone = request.options.cone
+            slot.sound = Int32(entry)
+            slot.bus = request.bus
+            slot.step = Double(sound.sampleRate) / Double(context.frequency)
+            slot.length = request.plays < 0 ? .infinity : Double(request.plays * sound.frameCount)
+            slot.startFrame = nowFrame
+            // Playheads are as of the last tick: this voice starts that long after it.
+            slot.playhead = -Double(nowFrame - s.clockFrame) * slot.step * Double(slot.pitch)
+            slot.audibility = Audibility.of(slot, busGain: s.buses[Int(slot.bus)].gain, listener: s.listener)
+            slot.rank = Audibility.rank(priority: slot.priority, audibility: slot.audibility, pinned: slot.isPinned)
+
+            let audible = slot.isPinned || slot.audibility >= s.configuration.audibilityFloor
+            let weakest = weakestReal(s)
+            let becomesReal = audible && !s.buses[Int(slot.bus)].isPausedInTree
+                && (s.reals.count < s.realLimit || weakest.map { $0.rank < slot.rank } ?? false)
+            if !becomesReal, slot.whenVirtual == .stop {
+                s.refused += 1
+                throw failure(.voiceRefused, member, "\(sound) would start virtual (quieter than the \(s.realLimit) real voices) and its options say stop when virtual")
+            }
+            if let limit = rules.maxInstances, s.sounds[entry].voices.count >= limit {
+                try makeRoom(&s, entry: entry, limit: limit, policy: rules.whenFull, member: member)
+            }
+            if s.live >= s.configuration.maxVoices {
+                guard let victim = weakestVoice(s), s.slots[victim].rank < slot.rank else {
+                    s.refused += 1
+                    throw failure(.voiceRefused, member, "all \(s.configuration.maxVoices) voices play, none less important or less audible than \(sound)")
+                }
+                end(&s, victim, .stolen)
+            }
+
+            let i = takeSlot(&s)
+            slot.generation = s.slots[i].generation
+            slot.previousEnd = s.slots[i].previousEnd
+            slot.phase = .playing
+            s.slots[i] = slot
+            s.sounds[entry].voices.append(Int32(i))
+            s.sounds[entry].lastStart = nowSeconds
+            s.buses[Int(slot.bus)].playingVoices += 1
+            s.live += 1
+            if becomesReal {
+                if s.reals.count >= s.realLimit, let weakest = weakestReal(s) {
+                    let w = Int(s.reals[weakest.real].slot)
+                    if s.slots[w].whenVirtual == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
+                }
+                makeReal(&s, i, in: context)
+            }
+            let ducking = s.ducking.contains { isUnder(s, Int(slot.bus), Int($0.trigger)) }
+            if ducking { refreshBuses(&s, nowSeconds: nowSeconds) }
+            return (Voice(pool: self, index: UInt32(i), generation: slot.generation), ducking)
+        }
+    }
+
+    /// The real voice ranked lowest (pinned ones are never displaced).
+    private func weakestReal(_ s: VoicePoolState) -> (real: Int, rank: UInt64)? {
+        var best: (real: Int, rank: UInt64)?
+        for r in s.reals.indices {
+            let slot = s.slots[Int(s.reals[r].slot)]
+            if slot.isPinned { continue }
+            if best == nil || slot.rank < best!.rank { best = (r, slot.rank) }
+        }
+        return best
+    }
+
+    /// The live, unpinned voice ranked lowest (the first stolen).
+    private func weakestVoice(_ s: VoicePoolState) -> Int? {
+        var best: Int?
+        for i in s.slots.indices where s.slots[i].isLive && !s.slots[i].isPinned {
+            if best == nil || s.slots[i].rank < s.slots[best!].rank { best = i }
+        }
+        return best
+    }
+
+    /// Frees an instance of a sound at its limit, or refuses.
+    private func makeRoom(_ s: inout VoicePoolState, entry: Int, limit: Int, policy: InstancePolicy, member: String) throws {
+        let voices = s.sounds[entry].voices.map(Int.init)
+        let sound = s.sounds[entry].sound
+        let victim: Int?
+        switch policy {
+        case .refuse: victim = nil
+        case .stealOldest: victim = voices.min { s.slots[$0].startFrame < s.slots[$1].startFrame }
+        case .stealQuietest: victim = voices.min { s.slots[$0].rank < s.slots[$1].rank }
+        }
+        guard let victim else {
+            s.refused += 1
+            throw failure(.voiceRefused, member, "\(sound) already has \(voices.count) voices, its limit is \(limit)")
+        }
+        end(&s, victim, .stolen)
+    }
+
+    /// The sound's entry, made on its first play.
+    func register(_ s: inout VoicePoolState, _ sound: Sound) -> Int {
+        let key = ObjectIdentifier(sound)
+        if let i = s.soundIndex[key] { return Int(i) }
+        s.sounds.append(SoundEntry(sound: sound))
+        s.soundIndex[key] = Int32(s.sounds.count - 1)
+        return s.sounds.count - 1
+    }
+
+    /// Sets the pool's size from `configuration` and what `context` grants.
+    func configure(_ s: inout VoicePoolState, _ configuration: VoiceConfiguration, context: AudioContext) throws {
+        let member = "configureVoices(_:)"
+        guard VoiceConfiguration.maxVoicesRange.contains(configuration.maxVoices) else {
+            throw failure(.invalidArgument, member, "maxVoices must be in \(VoiceConfiguration.maxVoicesRange), got \(configuration.maxVoices)")
+        }
+        guard configuration.audibilityFloor.isFinite, (0...1).contains(configuration.audibilityFloor) else {
+            throw failure(.invalidArgument, member, "the audibility floor must be in 0...1, got \(configuration.audibilityFloor)")
+        }
+        let granted = context.sourceLimit
+        let real: Int
+        if let asked = configuration.realVoices {
+            guard (0...granted).contains(asked) else {
+                throw failure(.invalidArgument, member, "realVoices must be in 0...\(granted) (the context's sources), got \(asked)")
+            }
+            real = asked
+        } else {
+            guard (0..<granted).contains(configuration.reservedSources) else {
+                throw failure(.invalidArgument, member, "reservedSources must be in 0..<\(granted), got \(configuration.reservedSources)")
+            }
+            real = (granted - configuration.reservedSources) * 7 / 8
+        }
+        s.configuration = configuration
+        s.realLimit = real
+        s.sourceLimit = min(granted, real + max(1, real / 4))
+        s.generator = SeededGenerator(seed: configuration.seed)
+        s.isConfigured = true
+    }
+
+    /// A duration in milliseconds, for messages.
+    static func ms(_ seconds: Double) -> String { "\((seconds * 1000).rounded()) ms" }
+}

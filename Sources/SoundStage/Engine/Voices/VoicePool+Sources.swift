@@ -1,0 +1,161 @@
+// Real voices: taking a source for a voice, giving it back, and keeping the source in step
+// with the voice.
+extension VoicePool {
+    /// Gives voice `i` a source and starts it at the sample its playhead says. False when no
+    /// source can be had or the sound cannot be fed (the error is kept for the engine to
+    /// report); the voice stays virtual.
+    @discardableResult
+    func makeReal(_ s: inout VoicePoolState, _ i: Int, in context: AudioContext) -> Bool {
+        guard s.reals.count < s.realLimit, let source = takeSource(&s, in: context) else { return false }
+        let slot = s.slots[i]
+        let sound = s.sounds[Int(slot.sound)].sound
+        let frames = max(1, sound.frameCount)
+        let played = Int(max(0, slot.playhead).rounded(.down))
+        let plays = slot.length.isInfinite ? -1 : Int(slot.length) / frames - played / frames
+        do {
+            guard plays != 0 else { throw failure(.invalidState, "makeReal", "\(sound) has played out") }
+            let feed = try sound.makeFeed(plays: plays, in: context)
+            try feed.attach(to: source, atFrame: played % frames)
+            s.reals.append(RealVoice(slot: Int32(i), source: source, feed: feed, gain: -1))
+            s.slots[i].real = Int32(s.reals.count - 1)
+            writeProperties(&s, i)
+            try source.play()
+            return true
+        } catch {
+            s.errors.append(error)
+            if s.slots[i].real >= 0 { dropReal(&s, Int(s.slots[i].real)) }
+            recycle(&s, source)
+            return false
+        }
+    }
+
+    /// A stopped, empty source: a spare one, a new one while the pool may make more, or one
+    /// still fading out (cut short).
+    private func takeSource(_ s: inout VoicePoolState, in context: AudioContext) -> AudioSource? {
+        if let source = s.spare.popLast() { return source }
+        if s.sourcesMade < s.sourceLimit {
+            do {
+                let source = try AudioSource(context: context)
+                s.sourcesMade += 1
+                return source
+            } catch {
+                // The game's own sources took what the pool counted on: it stays smaller.
+                s.sourceLimit = s.sourcesMade
+            }
+        }
+        guard let source = s.leaving.popLast() else { return nil }
+        empty(&s, source)
+        return source
+    }
+
+    /// Stops and empties a source.
+    private func empty(_ s: inout VoicePoolState, _ source: AudioSource) {
+        do {
+            try source.stop()
+            try source.setBuffer(nil)
+        } catch {
+            s.errors.append(error)
+        }
+    }
+
+    /// Puts an emptied source back with the spares.
+    private func recycle(_ s: inout VoicePoolState, _ source: AudioSource) {
+        empty(&s, source)
+        s.spare.append(source)
+    }
+
+    /// Takes voice `i`'s source away. With `fade`, the source is silenced now (OpenAL ramps
+    /// the gain down over its next mix, so there is no click) and stopped at the next tick;
+    /// without, it stops at once (a voice that played out, an engine going away).
+    func makeVirtual(_ s: inout VoicePoolState, _ i: Int, fade: Bool) {
+        let r = Int(s.slots[i].real)
+        guard r >= 0 else { return }
+        let source = s.reals[r].source
+        dropReal(&s, r)
+        if fade, source.state == .playing {
+            do { try source.set(.gain, to: 0) } catch { s.errors.append(error) }
+            s.leaving.append(source)
+        } else {
+            recycle(&s, source)
+        }
+    }
+
+    /// Removes real voice `r` from the list (its slot becomes virtual).
+    private func dropReal(_ s: inout VoicePoolState, _ r: Int) {
+        s.slots[Int(s.reals[r].slot)].real = -1
+        let last = s.reals.count - 1
+        if r != last {
+            s.reals[r] = s.reals[last]
+            s.slots[Int(s.reals[r].slot)].real = Int32(r)
+        }
+        s.reals.removeLast()
+    }
+
+    /// Stops the sources silenced at the last tick and makes them spares.
+    func releaseLeaving(_ s: inout VoicePoolState) {
+        let leaving = s.leaving
+        s.leaving.removeAll()
+        for source in leaving { recycle(&s, source) }
+    }
+
+    /// The engine moved to another device: every source (on the old one) is dropped, real
+    /// voices become virtual and keep time, and the clock and playhead steps follow a change
+    /// of sample rate.
+    func moved(_ held: borrowing LockHeld, from oldRate: Int, to newRate: Int) {
+        state.withLockedValue(held) { s in
+            dropSources(&s)
+            guard oldRate != newRate, oldRate > 0, newRate > 0 else { return }
+            s.clockFrame = Int((Double(s.clockFrame) * Double(newRate) / Double(oldRate)).rounded())
+            for i in s.slots.indices where s.slots[i].isLive {
+                s.slots[i].step = Double(s.sounds[Int(s.slots[i].sound)].sound.sampleRate) / Double(newRate)
+            }
+        }
+    }
+
+    /// The engine frame the playheads are as of.
+    func clockFrame(_ held: borrowing LockHeld) -> Int { state.withLockedValue(held) { $0.clockFrame } }
+
+    /// Drops every source: real voices become virtual and keep time.
+    func dropSources(_ s: inout VoicePoolState) {
+        for r in s.reals.indices.reversed() { s.slots[Int(s.reals[r].slot)].real = -1 }
+        s.reals.removeAll()
+        s.leaving.removeAll()
+        s.spare.removeAll()
+        s.sourcesMade = 0
+    }
+
+    /// Writes everything the source mirrors of voice `i`.
+    func writeProperties(_ s: inout VoicePoolState, _ i: Int) {
+        let r = Int(s.slots[i].real)
+        guard r >= 0 else { return }
+        let slot = s.slots[i]
+        let source = s.reals[r].source
+        do {
+            try source.set(.pitch, to: slot.pitch)
+            try source.set(.isRelative, to: !slot.positioned)
+            try source.set(.position, to: slot.positioned ? slot.position : .zero)
+            try source.set(.referenceDistance, to: slot.referenceDistance)
+            try source.set(.maxDistance, to: slot.maxDistance)
+            try source.set(.rolloffFactor, to: slot.rolloff)
+            let cone = slot.cone ?? VoiceCone(direction: .zero, innerAngle: 360, outerAngle: 360, outerGain: 0)
+            try source.set(.direction, to: cone.direction)
+            try source.set(.coneInnerAngle, to: cone.innerAngle)
+            try source.set(.coneOuterAngle, to: cone.outerAngle)
+            try source.set(.coneOuterGain, to: cone.outerGain)
+        } catch {
+            s.errors.append(error)
+        }
+        s.slots[i].dirty = false
+        s.reals[r].gain = -1
+        writeGain(&s, r)
+    }
+
+    /// Writes real voice `r`'s gain (its volume times its bus) when it changed.
+    func writeGain(_ s: inout VoicePoolState, _ r: Int) {
+        let slot = s.slots[Int(s.reals[r].slot)]
+        let gain = slot.volume * s.buses[Int(slot.bus)].gain
+        guard gain != s.reals[r].gain else { return }
+        do { try s.reals[r].source.set(.gain, to: gain) } catch { s.errors.append(error) }
+        s.reals[r].gain = gain
+    }
+}

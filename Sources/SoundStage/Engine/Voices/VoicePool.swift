@@ -1,0 +1,211 @@
+import Foundation
+
+/// Everything the voice pool keeps, in one locked box: the voice table, the real voices and
+/// their sources, the sounds with their rules, the buses and the ducking rules.
+struct VoicePoolState {
+    var configuration = VoiceConfiguration()
+    /// Whether the sizes below were worked out (at the first play, or when configured).
+    var isConfigured = false
+    /// Real voices at most, from the configuration and the context.
+    var realLimit = 0
+    /// Sources the pool may make: the real voices and a margin for voices fading out.
+    var sourceLimit = 0
+    var slots: [VoiceSlot] = []
+    /// Free slots, oldest first (a slot is reused as late as possible, so old handles can
+    /// still say why their voice ended).
+    var freeSlots: [Int32] = []
+    var freeHead = 0
+    var live = 0
+    var reals: [RealVoice] = []
+    /// Sources of voices made virtual at the last tick, silenced then and stopped at this one.
+    var leaving: [AudioSource] = []
+    /// Stopped, empty sources ready for the next real voice.
+    var spare: [AudioSource] = []
+    var sourcesMade = 0
+    var sounds: [SoundEntry] = []
+    var soundIndex: [ObjectIdentifier: Int32] = [:]
+    var buses: [BusState] = []
+    var ducking: [DuckingState] = []
+    var generator = SeededGenerator(seed: 0)
+    /// The engine frame the playheads are as of (the last tick's).
+    var clockFrame = 0
+    var listener = ListenerSnapshot()
+    var stolen = 0
+    var refused = 0
+    /// Errors met where no caller can catch them, for the engine to post at its tick.
+    var errors: [any Error] = []
+    /// Scratch for the tick: which slots were chosen to be real.
+    var chosen: [Bool] = []
+    /// The engine, for its clock.
+    weak var engine: AudioEngine?
+}
+
+/// The engine's voices: a table of virtual voices that keep time, a few of which, the most
+/// important and audible, are real at any moment; and the bus tree they play through.
+///
+/// Every member runs under ``OpenAL/lock``; real voices call OpenAL.
+final class VoicePool: Sendable {
+    let state = LockedState(VoicePoolState())
+    let isOffline: Bool
+    /// The engine's service tick in seconds.
+    let tickSeconds: Double
+    /// Names the engine in errors.
+    let engineName: String
+
+    init(isOffline: Bool, tickSeconds: Double, engineName: String) {
+        self.isOffline = isOffline
+        self.tickSeconds = tickSeconds
+        self.engineName = engineName
+        state.withLockedValue { s in
+            for (name, parent) in Bus.standard {
+                s.buses.append(BusState(name: name, parent: parent))
+            }
+        }
+    }
+
+    /// The engine's clock in seconds (0 once it is gone).
+    func engineSeconds() -> Double {
+        state.withLockedValue { $0.engine }?.currentTime ?? 0
+    }
+
+    // MARK: - Slots
+
+    /// The slot of a live voice, nil for an ended one.
+    func liveSlot(_ s: VoicePoolState, _ voice: Voice) -> Int? {
+        let i = Int(voice.index)
+        guard i < s.slots.count, s.slots[i].generation == voice.generation, s.slots[i].isLive else { return nil }
+        return i
+    }
+
+    /// Takes a free slot (the oldest freed), or a new one.
+    func takeSlot(_ s: inout VoicePoolState) -> Int {
+        if s.freeHead < s.freeSlots.count {
+            let i = Int(s.freeSlots[s.freeHead])
+            s.freeHead += 1
+            if s.freeHead > 1_024, s.freeHead * 2 > s.freeSlots.count {
+                s.freeSlots.removeFirst(s.freeHead)
+                s.freeHead = 0
+            }
+            return i
+        }
+        s.slots.append(VoiceSlot())
+        return s.slots.count - 1
+    }
+
+    /// Ends the voice in slot `i`: its source (if real) is silenced and let go, its sound and
+    /// bus forget it, and the slot is freed for another voice.
+    func end(_ s: inout VoicePoolState, _ i: Int, _ why: VoiceEnd, fade: Bool = true) {
+        if s.slots[i].real >= 0 { makeVirtual(&s, i, fade: fade) }
+        let sound = Int(s.slots[i].sound)
+        if let k = s.sounds[sound].voices.firstIndex(of: Int32(i)) { s.sounds[sound].voices.swapAt(k, s.sounds[sound].voices.count - 1); s.sounds[sound].voices.removeLast() }
+        if !s.slots[i].isPaused { s.buses[Int(s.slots[i].bus)].playingVoices -= 1 }
+        if why == .stolen { s.stolen += 1 }
+        s.slots[i].phase = .free
+        s.slots[i].generation &+= 1
+        s.slots[i].previousEnd = why
+        s.slots[i].isPaused = false
+        s.freeSlots.append(Int32(i))
+        s.live -= 1
+    }
+
+    // MARK: - What voices and buses ask
+
+    func status(of voice: Voice) -> VoiceStatus {
+        state.withLockedValue { s in
+            let i = Int(voice.index)
+            guard i < s.slots.count else { return .ended(.unknown) }
+            let slot = s.slots[i]
+            if slot.generation == voice.generation, slot.isLive {
+                if slot.isPaused || s.buses[Int(slot.bus)].isPausedInTree { return .paused }
+                return slot.real >= 0 ? .real : .virtual
+            }
+            if slot.generation == voice.generation &+ 1 || (slot.generation == voice.generation && !slot.isLive) {
+                return .ended(slot.previousEnd)
+            }
+            return .ended(.unknown)
+        }
+    }
+
+    /// Reads from a live voice's slot; nil once it ended.
+    func read<R>(_ voice: Voice, _ body: (VoiceSlot) -> R) -> R? {
+        state.withLockedValue { s in liveSlot(s, voice).map { body(s.slots[$0]) } }
+    }
+
+    /// Changes a live voice; a real one's source follows at once.
+    func change(_ voice: Voice, _ member: String, _ body: (inout VoiceSlot) -> Void) throws {
+        try OpenAL.lock.withLock { held in
+            try state.withLockedValue(held) { s in
+                guard let i = liveSlot(s, voice) else { throw endedError(s, voice, member) }
+                body(&s.slots[i])
+                s.slots[i].dirty = true
+                if s.slots[i].real >= 0 { writeProperties(&s, i) }
+            }
+        }
+    }
+
+    func stop(_ voice: Voice) -> Bool {
+        OpenAL.lock.withLock { held in
+            state.withLockedValue(held) { s in
+                guard let i = liveSlot(s, voice) else { return false }
+                end(&s, i, .stopped)
+                return true
+            }
+        }
+    }
+
+    func setPaused(_ voice: Voice, _ paused: Bool) -> Bool {
+        OpenAL.lock.withLock { held in
+            state.withLockedValue(held) { s in
+                guard let i = liveSlot(s, voice), s.slots[i].isPaused != paused else { return false }
+                s.slots[i].isPaused = paused
+                s.buses[Int(s.slots[i].bus)].playingVoices += paused ? -1 : 1
+                // A paused voice gives its source up now; a resumed one competes at the next tick.
+                if paused, s.slots[i].real >= 0 { makeVirtual(&s, i, fade: true) }
+                return true
+            }
+        }
+    }
+
+    func soundLabel(of voice: Voice) -> String? {
+        state.withLockedValue { s in
+            let i = Int(voice.index)
+            guard i < s.slots.count, s.slots[i].sound >= 0, Int(s.slots[i].sound) < s.sounds.count else { return nil }
+            return s.sounds[Int(s.slots[i].sound)].sound.label
+        }
+    }
+
+    /// The error of an operation on a voice that has ended, saying why it ended.
+    func endedError(_ s: VoicePoolState, _ voice: Voice, _ member: String) -> SoundStageError {
+        let i = Int(voice.index)
+        let why = i < s.slots.count && s.slots[i].generation == voice.generation &+ 1 ? s.slots[i].previousEnd : .unknown
+        return failure(.voiceEnded, member, "voice \(voice.index).\(voice.generation) has ended (\(why))")
+    }
+
+    /// Stops every voice (the engine shuts down or goes away); once the engine is gone the
+    /// sources go too, though handles may keep the pool.
+    func stopAll(_ held: borrowing LockHeld, _ why: VoiceEnd) {
+        state.withLockedValue(held) { s in
+            for i in s.slots.indices where s.slots[i].isLive { end(&s, i, why, fade: false) }
+            releaseLeaving(&s)
+            if why == .engineGone {
+                dropSources(&s)
+                s.sounds.removeAll()
+                s.soundIndex.removeAll()
+            }
+        }
+    }
+
+    /// Counts of voices by state.
+    var counts: VoiceCounts {
+        state.withLockedValue { s in
+            var paused = 0
+            for slot in s.slots where slot.isLive && (slot.isPaused || s.buses[Int(slot.bus)].isPausedInTree) { paused += 1 }
+            return VoiceCounts(playing: s.live, real: s.reals.count, virtual: s.live - s.reals.count - paused, paused: paused,
+                               stolen: s.stolen, refused: s.refused)
+        }
+    }
+}
+
+extension VoicePool: ErrorNaming {
+    var errorObject: String { "voice pool of \(engineName)" }
+}

@@ -1,0 +1,71 @@
+/// One voice's slot in the pool's table: everything the service tick reads for every voice,
+/// kept small and in one array so ten thousand of them stay cheap.
+struct VoiceSlot {
+    enum Phase: UInt8 { case free, playing }
+
+    var generation: UInt32 = 0
+    var phase = Phase.free
+    /// Paused by ``Voice/pause()``.
+    var isPaused = false
+    var isPinned = false
+    var whenVirtual = WhenVirtual.keepTime
+    var positioned = false
+    var priority: UInt8 = 128
+    /// Why the previous generation ended (for old handles).
+    var previousEnd = VoiceEnd.unknown
+    /// The entry of the sound in ``VoicePoolState/sounds``.
+    var sound: Int32 = -1
+    var bus: Int32 = 0
+    /// Index in ``VoicePoolState/reals`` while real, -1 while virtual.
+    var real: Int32 = -1
+    var position = SIMD3<Float>.zero
+    var volume: Float = 1
+    var pitch: Float = 1
+    var referenceDistance: Float = 1
+    var maxDistance: Float = .greatestFiniteMagnitude
+    var rolloff: Float = 1
+    var cone: VoiceCone?
+    /// Sound frames per output frame at pitch 1 (the sound's rate over the output's).
+    var step: Double = 1
+    /// Frames of the sound played so far, every play counted, as of the pool's clock
+    /// (negative for a voice that starts after it, between two ticks).
+    var playhead: Double = 0
+    /// Frames in all its plays (infinity: loops forever).
+    var length: Double = 0
+    /// The engine frame it started on (the oldest is stolen first).
+    var startFrame = 0
+    /// Its gain after volume, bus, distance and cone, at the last tick.
+    var audibility: Float = 0
+    /// What ranks it for a source: priority tier first, then audibility.
+    var rank: UInt64 = 0
+    /// Set when a property the source mirrors changed since it was last written.
+    var dirty = false
+
+    var isLive: Bool { phase == .playing }
+}
+
+/// A voice holding one of the pool's sources.
+struct RealVoice {
+    var slot: Int32
+    let source: AudioSource
+    let feed: any PlaybackFeed
+    /// The gain last written to the source.
+    var gain: Float
+}
+
+/// What the pool knows of a sound its voices play: the rules, and the voices it has.
+struct SoundEntry {
+    let sound: Sound
+    var rules = VoiceRules()
+    /// The slots playing it.
+    var voices: [Int32] = []
+    /// The engine time of the last play accepted, in seconds.
+    var lastStart: Double?
+}
+
+/// The listener as the tick last read it, for audibility.
+struct ListenerSnapshot {
+    var position = SIMD3<Float>.zero
+    var gain: Float = 1
+    var model = DistanceModel.inverseClamped
+}
