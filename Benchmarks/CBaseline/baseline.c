@@ -345,3 +345,97 @@ double cbase_move(int sources, int buffers, int frames) {
     free(floats); free(vectors); free(ints); free(offsets);
     return ok ? elapsed : -1;
 }
+
+/* The voice tick: `voices` looping emitters moving every frame, the `real` most audible
+ * holding OpenAL sources. Each tick moves every emitter, scores it (inverse-clamped
+ * distance from the listener at the origin), keeps the top `real` in a min-heap, stops the
+ * sources of those that left the top, starts the newcomers at their playheads, and sets the
+ * position and gain of every real one. Returns the median seconds of a tick. */
+static int heap_below(const float *score, const int *heap, int a, int b) {
+    return score[heap[a]] < score[heap[b]] || (score[heap[a]] == score[heap[b]] && heap[a] > heap[b]);
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double cbase_voice_tick(int voices, int real, int ticks) {
+    ALCcontext *context = NULL;
+    ALCdevice *device = open_loopback(0, real + real / 4 + 1, &context);
+    if (!device) return -1;
+    ALuint buffer = sine_buffer();
+    ALuint *sources = malloc(sizeof(ALuint) * real);
+    alGenSources(real, sources);
+    int *free_sources = malloc(sizeof(int) * real), free_count = real;
+    for (int i = 0; i < real; i++) free_sources[i] = real - 1 - i;
+    float *x = malloc(sizeof(float) * voices), *z = malloc(sizeof(float) * voices), *score = malloc(sizeof(float) * voices);
+    double *playhead = malloc(sizeof(double) * voices), *times = malloc(sizeof(double) * ticks);
+    int *source_of = malloc(sizeof(int) * voices), *heap = malloc(sizeof(int) * real);
+    char *chosen = calloc(voices, 1);
+    unsigned seed = 1;
+    for (int i = 0; i < voices; i++) {
+        seed = seed * 1103515245u + 12345u; x[i] = (float)(seed % 20000) / 100 - 100;
+        seed = seed * 1103515245u + 12345u; z[i] = (float)(seed % 20000) / 100 - 100;
+        playhead[i] = 0; source_of[i] = -1;
+    }
+    for (int t = 0; t < ticks; t++) {
+        double start = now();
+        int n = 0;
+        for (int i = 0; i < voices; i++) {
+            x[i] += 0.01f;
+            playhead[i] += 480;
+            float d = sqrtf(x[i] * x[i] + z[i] * z[i]);
+            score[i] = 1 / (d > 1 ? d : 1);
+            if (n < real) {
+                heap[n] = i;
+                for (int c = n++; c > 0 && heap_below(score, heap, c, (c - 1) / 2); c = (c - 1) / 2) {
+                    int p = (c - 1) / 2, k = heap[c]; heap[c] = heap[p]; heap[p] = k;
+                }
+            } else if (score[heap[0]] < score[i] || (score[heap[0]] == score[i] && heap[0] > i)) {
+                heap[0] = i;
+                for (int p = 0;;) {
+                    int l = 2 * p + 1, r = l + 1, m = p;
+                    if (l < n && heap_below(score, heap, l, m)) m = l;
+                    if (r < n && heap_below(score, heap, r, m)) m = r;
+                    if (m == p) break;
+                    int k = heap[p]; heap[p] = heap[m]; heap[m] = k; p = m;
+                }
+            }
+        }
+        for (int k = 0; k < n; k++) chosen[heap[k]] = 1;
+        for (int i = 0; i < voices; i++) {
+            if (source_of[i] >= 0 && !chosen[i]) {
+                alSourceStop(sources[source_of[i]]);
+                free_sources[free_count++] = source_of[i];
+                source_of[i] = -1;
+            }
+        }
+        for (int k = 0; k < n; k++) {
+            int i = heap[k];
+            chosen[i] = 0;
+            ALuint s;
+            if (source_of[i] < 0) {
+                source_of[i] = free_sources[--free_count];
+                s = sources[source_of[i]];
+                alSourcei(s, AL_BUFFER, (ALint)buffer);
+                alSourcei(s, AL_LOOPING, AL_TRUE);
+                alSourcei(s, AL_SAMPLE_OFFSET, (ALint)fmod(playhead[i], 48000));
+                alSourcePlay(s);
+            }
+            s = sources[source_of[i]];
+            alSource3f(s, AL_POSITION, x[i], 0, z[i]);
+            alSourcef(s, AL_GAIN, 1);
+        }
+        if (alGetError() != AL_NO_ERROR) return -1;
+        times[t] = now() - start;
+    }
+    qsort(times, ticks, sizeof(double), compare_doubles);
+    double median = times[ticks / 2];
+    alDeleteSources(real, sources);
+    alDeleteBuffers(1, &buffer);
+    free(sources); free(free_sources); free(x); free(z); free(score); free(playhead); free(times);
+    free(source_of); free(heap); free(chosen);
+    close_loopback(device, context);
+    return median;
+}

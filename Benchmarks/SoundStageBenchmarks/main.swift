@@ -1,7 +1,7 @@
 // soundstage-bench: SoundStage against raw OpenAL C (the CBaseline target) on the same work,
 // in the same run, as ratios. Build and run with `make bench` (release mode).
 //
-//   soundstage-bench [--runs N] [--quick]     the table
+//   soundstage-bench [--runs N] [--quick] [--only mix|engine|voices|decode]     the table
 //   soundstage-bench --workload NAME          one small fixed workload, for callgrind
 import CBaseline
 import Foundation
@@ -14,6 +14,8 @@ func option(_ name: String) -> String? {
 }
 let quick = arguments.contains("--quick")
 let runs = Int(option("--runs") ?? "") ?? (quick ? 3 : 5)
+/// One group of the table: mix, engine, voices or decode.
+let only = option("--only")
 
 func now() -> Double {
     var ts = timespec()
@@ -259,6 +261,58 @@ if arguments.contains("--gap") {
     exit(0)
 }
 
+/// The voice tick: `voices` looping emitters moving every frame, `real` of them real. Each
+/// tick moves them all (one setPositions call) and runs the engine's service tick. Returns
+/// the median seconds of a tick over `ticks`.
+func swiftVoiceTick(voices count: Int, real: Int, ticks: Int) throws -> Double {
+    let engine = try AudioEngine(output: .offline(RenderFormat()), attributes: ContextAttributes(monoSources: real + real / 4 + 1, hrtf: .off),
+                                 service: .manual())
+    defer { engine.shutdown() }
+    try engine.configureVoices(VoiceConfiguration(realVoices: real, maxVoices: max(count, 16_384)))
+    let sound = Sound(buffer: try sineBuffer(engine.context))
+    var seed: UInt32 = 1
+    func next() -> Float {
+        seed = seed &* 1_103_515_245 &+ 12_345
+        return Float(seed % 20_000) / 100 - 100
+    }
+    var moves: [(Voice, SIMD3<Float>)] = []
+    for _ in 0..<count {
+        let p = SIMD3<Float>(next(), 0, next())
+        moves.append((try engine.play(sound, at: p, loops: -1), p))
+    }
+    var times: [Double] = []
+    for _ in 0..<ticks {
+        let start = now()
+        for k in moves.indices { moves[k].1.x += 0.01 }
+        engine.setPositions(moves)
+        engine.update()
+        times.append(now() - start)
+    }
+    return median(times)
+}
+
+/// Seconds to render `frames` of a full pool of `real` looping voices through the engine
+/// (ticks every 10 ms included).
+func swiftPoolMix(real: Int, frames: Int) throws -> Double {
+    let engine = try AudioEngine(output: .offline(RenderFormat()), attributes: ContextAttributes(monoSources: real + real / 4 + 1, hrtf: .off),
+                                 service: .manual())
+    defer { engine.shutdown() }
+    try engine.configureVoices(VoiceConfiguration(realVoices: real))
+    let sound = Sound(buffer: try sineBuffer(engine.context))
+    for i in 0..<real {
+        let angle = 2 * Float.pi * Float(i) / Float(real)
+        try engine.play(sound, at: [4 * cosf(angle), 0, 4 * sinf(angle)], loops: -1)
+    }
+    _ = try engine.render(frames: 480)
+    let start = now()
+    var done = 0
+    while done < frames {
+        _ = try engine.render(frames: 4_800)
+        done += 4_800
+    }
+    return now() - start
+}
+
 // MARK: - Callgrind workloads: small, fixed, one process each.
 
 if let workload = option("--workload") {
@@ -288,9 +342,11 @@ if let workload = option("--workload") {
         try engine.play(players)
         _ = try engine.render(frames: 48_000)
         engine.shutdown()
+    case "voices-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: 20)
+    case "voices-c": _ = cbase_voice_tick(10_000, 64, 20)
     case "none": break   // process start-up only, subtracted from the others
     default:
-        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
+        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
         exit(2)
     }
     exit(0)
@@ -327,7 +383,7 @@ func measure(_ swift: () throws -> Double, _ c: () -> Double) throws -> ([Double
 
 var figures: [Figure] = []
 let mixSeconds = quick ? 0.5 : 2.0
-for (voices, hrtf) in [(256, false), (4096, false), (256, true), (4096, true)] {
+for (voices, hrtf) in only == nil || only == "mix" ? [(256, false), (4096, false), (256, true), (4096, true)] : [] {
     // Audio seconds rendered: less for the heavy cases so each run stays around a second.
     let audio = voices == 4096 ? (hrtf ? mixSeconds / 8 : mixSeconds / 2) : mixSeconds
     let frames = Int(audio * 48_000) / 1_024 * 1_024
@@ -336,7 +392,7 @@ for (voices, hrtf) in [(256, false), (4096, false), (256, true), (4096, true)] {
     figures.append(Figure(name: "mix \(voices) voices, HRTF \(hrtf ? "on" : "off")", unit: "x real time", swift: s, c: c,
                           ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
 }
-do {
+if only == nil || only == "engine" {
     let count = 256, frames = quick ? 500 : 2_000
     let calls = Double(count * frames)
     let (s, c) = try measure({ try swiftSetters(count: count, frames: frames) / calls * 1e9 },
@@ -355,14 +411,14 @@ do {
     figures.append(Figure(name: "position setter, 256 sources, all in one batch.set(_:of:to:) a frame (C defers too)", unit: "ns per source", swift: k, c: c3,
                           ratio: { $0 / $1 }, goal: "<= 1.05", met: { $0 <= 1.05 }))
 }
-do {
+if only == nil || only == "engine" {
     let block = 1_024
     let (s, c) = try measure({ Double(try swiftPlayLatency(block: block)) }, { Double(cbase_play_latency(Int32(block))) })
     figures.append(Figure(name: "play() to first sample (block \(block))", unit: "frames", swift: s, c: c,
                           ratio: { $0 - $1 }, goal: "<= +\(block) frames", met: { $0 <= Double(block) }))
 }
 
-do {
+if only == nil || only == "engine" {
     let block = 1_024
     let (s, c) = try measure({ Double(try swiftPlayerLatency(block: block)) }, { Double(cbase_play_latency(Int32(block))) })
     figures.append(Figure(name: "Player.play() through the engine to first sample (block and tick \(block))", unit: "frames", swift: s, c: c,
@@ -376,12 +432,30 @@ do {
                           ratio: { $0 / $1 }, goal: "SoundStage <= 50 ms", met: { _ in median(e) <= 50 }))
 }
 
-do {
+if only == nil || only == "engine" {
     // 64 sounds of 40,960 float frames: 10 MiB of samples.
     let (s, c) = try measure({ try swiftMove(players: 256, sounds: 64, frames: 40_960) * 1_000 },
                              { let t = cbase_move(256, 64, 40_960); return t < 0 ? t : t * 1_000 })
     figures.append(Figure(name: "move an engine to a new device: 256 playing players, 64 buffers (10 MB) (SoundStage ms is the goal)", unit: "ms",
                           swift: s, c: c, ratio: { $0 / $1 }, goal: "SoundStage <= 50 ms", met: { _ in median(s) <= 50 }))
+}
+
+if only == nil || only == "voices" {
+    // The voice tick: 64 real voices, every voice moved every frame; cost linear in voices.
+    let ticks = quick ? 50 : 200
+    for voices in [1_000, 10_000, 100_000] {
+        let n = voices == 100_000 ? max(10, ticks / 10) : ticks
+        let (s, c) = try measure({ try swiftVoiceTick(voices: voices, real: 64, ticks: n) * 1_000 },
+                                 { let t = cbase_voice_tick(Int32(voices), 64, Int32(n)); return t < 0 ? t : t * 1_000 })
+        let goal = voices == 10_000 ? "SoundStage <= 0.5 ms" : "(linear in voices)"
+        figures.append(Figure(name: "voice tick, \(voices) voices moving, 64 real (SoundStage ms per tick)", unit: "ms", swift: s, c: c,
+                              ratio: { $0 / $1 }, goal: goal, met: { _ in voices != 10_000 || median(s) <= 0.5 }))
+    }
+    let real = 192, frames = Int((quick ? 0.5 : 2.0) * 48_000) / 4_800 * 4_800
+    let (s, c) = try measure({ Double(frames) / 48_000 / (try swiftPoolMix(real: real, frames: frames)) },
+                             { let t = cbase_mix(Int32(real), Int32(frames), 480, 0); return t < 0 ? t : Double(frames) / 48_000 / t })
+    figures.append(Figure(name: "mix a full pool: \(real) real voices through the engine, ticks included", unit: "x real time", swift: s, c: c,
+                          ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
 }
 
 // MARK: - Decoding
@@ -422,7 +496,7 @@ func timeCommand(_ command: String) -> Double {
     return p.terminationStatus == 0 ? now() - start : -1
 }
 
-if !arguments.contains("--no-decode") {
+if !arguments.contains("--no-decode") && (only == nil || only == "decode") {
     let (ogg, wav) = try benchAssets()
     let audioSeconds = 300.0
     let (s, o) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: ogg); return audioSeconds / (now() - t) },

@@ -113,3 +113,46 @@ struct BusTests {
         #expect(engine.musicBus.duckingDB == 0 && worst < 0.5, "worst deviation \(worst) dB")
     }
 }
+
+extension BusTests {
+    /// The power of the last 480 frames of a stereo render, summed over both channels, in dB.
+    static func powerDB(_ audio: RenderedAudio) -> Double {
+        let l = Array(audio.channel(0).suffix(480)), r = Array(audio.channel(1).suffix(480))
+        var sum = 0.0
+        for k in 0..<480 {
+            let a = Double(l[k]), b = Double(r[k])
+            sum += a * a + b * b
+        }
+        let mean = sum / 480
+        return mean > 0 ? 10 * log10(mean) : -160
+    }
+
+    @Test("bus meters read what the render holds: a voice and a player, each bus alone and the master over both")
+    func meters() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        for bus in [engine.masterBus, engine.effectsBus, engine.musicBus] { bus.isMeteringEnabled = true }
+        let tone = try EngineRig.sine(engine, amplitude: 0.5, seconds: 1)
+        let voice = try engine.play(tone, at: [3, 0, -2], volume: 0.8, loops: -1)
+        _ = try engine.render(frames: 960)
+        let voiceOnly = Self.powerDB(try engine.render(frames: 480))
+        #expect(abs(Double(engine.effectsBus.averagePower) - voiceOnly) < 0.5,
+                "effects bus \(engine.effectsBus.averagePower) dB, render \(voiceOnly) dB")
+        #expect(engine.musicBus.averagePower == -160, "nothing on the music bus")
+        let music = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.3, seconds: 1))
+        music.numberOfLoops = -1
+        // Off to the side, as the voice: OpenAL Soft's stereo panner puts about 1.5 dB less
+        // power into the mix for a sound straight ahead (measured), which a meter of the
+        // sources' power does not see.
+        music.pan = 0.7
+        try music.play()
+        voice.stop()
+        _ = try engine.render(frames: 960)
+        let musicOnly = Self.powerDB(try engine.render(frames: 480))
+        #expect(abs(Double(engine.musicBus.averagePower) - musicOnly) < 0.5, "music bus \(engine.musicBus.averagePower) dB, render \(musicOnly) dB")
+        #expect(abs(Double(engine.masterBus.averagePower) - musicOnly) < 0.5, "the master hears the music")
+        #expect(engine.effectsBus.averagePower == -160 && engine.musicBus.peakPower > engine.musicBus.averagePower)
+        engine.masterBus.isMeteringEnabled = false
+        #expect(engine.masterBus.averagePower == -160)
+    }
+}

@@ -36,4 +36,8 @@ double cbase_engine_start(const char *const *paths, int count);
    again from the kept samples, every source made again with its properties and offset,
    all started together. Returns the seconds of the move. */
 double cbase_move(int sources, int buffers, int frames);
+
+/* The voice tick: `voices` moving emitters, the `real` most audible on OpenAL sources,
+   scored, chosen and updated each tick. Returns the median seconds of a tick over `ticks`. */
+double cbase_voice_tick(int voices, int real, int ticks);
 #endif

@@ -69,6 +69,9 @@ extension AudioEngine {
                 player.followBus(held, paused: gains.paused[Int(bus)])
                 player.service(held, nowSeconds: now, latencySeconds: latency, busGain: gains.gain[Int(bus)])
             }
+            if voices.isMetering(held) {
+                voices.meter(held, players: players.compactMap { $0.meterWindow(held, seconds: tickSeconds) }, seconds: tickSeconds)
+            }
             // The property writes of this tick (and the game's since the last one) are checked
             // once here; errors other calls found for earlier writes join them.
             do {

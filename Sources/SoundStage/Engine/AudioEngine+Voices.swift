@@ -137,9 +137,10 @@ extension VoicePool {
             var moved = 0
             for (voice, position) in moves where voice.pool === self && position.isFinite {
                 guard let i = liveSlot(s, voice) else { continue }
+                let wasPositioned = s.slots[i].positioned
                 s.slots[i].position = position
                 s.slots[i].positioned = true
-                if s.slots[i].real >= 0 { writeProperties(&s, i) }
+                if s.slots[i].real >= 0 { writePosition(&s, i, relativeChanged: !wasPositioned) }
                 moved += 1
             }
             return moved

@@ -91,10 +91,27 @@ public struct Bus: Sendable, Hashable, CustomStringConvertible {
     /// The ducking applied to the bus now, in dB (0 or less).
     public var duckingDB: Float { pool.readBus(self) { $0.duckDB } }
 
-    /// The RMS level in dBFS (-160...0) of what the bus's real voices put out over the last
-    /// service tick, gains and distance included, summed across channels as they mix.
+    /// Whether the service tick measures the bus's level (``averagePower``, ``peakPower``);
+    /// off by default. Switching it off reads -160 dB again.
+    public var isMeteringEnabled: Bool {
+        get { pool.readBus(self) { $0.isMetering } }
+        nonmutating set {
+            pool.state.withLockedValue { s in
+                s.buses[Int(index)].isMetering = newValue
+                if !newValue { s.buses[Int(index)].meter = BusMeter() }
+            }
+        }
+    }
+
+    /// The RMS level in dBFS (-160 and up) of what the bus and the buses under it put out
+    /// over the last service tick: its real voices (volume, bus gains, distance and cone)
+    /// and its players (volume and bus gains), as power summed across the output channels
+    /// as OpenAL's panner would keep it. Measured against renders: within 0.5 dB for sounds
+    /// off to the side; about 1.5 dB high for a sound straight ahead on stereo output, where
+    /// OpenAL Soft 1.19's panner puts less power into the mix. Virtual voices are not heard
+    /// and not counted. -160 while ``isMeteringEnabled`` is off.
     public var averagePower: Float { pool.readBus(self) { $0.meter.average } }
 
-    /// The peak level in dBFS (-160...0), measured as ``averagePower``.
+    /// The peak level in dBFS over the last tick, measured as ``averagePower``.
     public var peakPower: Float { pool.readBus(self) { $0.meter.peak } }
 }

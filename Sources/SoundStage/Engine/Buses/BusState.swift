@@ -18,6 +18,8 @@ struct BusState {
     var isPausedInTree = false
     /// The ducking applied to it at the last refresh, in dB (0 or less).
     var duckDB: Float = 0
+    /// Whether its level is measured each tick.
+    var isMetering = false
     /// Its level meters: the last reading.
     var meter = BusMeter()
 
@@ -66,7 +68,7 @@ struct DuckingState {
 }
 
 /// A bus's level meter reading: the peak and RMS level in dBFS of what its voices and
-/// players put out over the last tick's window (see ``Bus/averagePower``).
+/// players put out over the last tick (see ``Bus/averagePower``).
 struct BusMeter {
     var average: Float = -160
     var peak: Float = -160

@@ -33,6 +33,18 @@ extension Player {
         state.withLockedValue { $0.meters = result }
     }
 
+    /// What the player put out over the last `seconds` (for its bus's meter): nil unless it
+    /// plays.
+    func meterWindow(_ held: borrowing LockHeld, seconds: Double) -> VoicePool.MeterWindow? {
+        let busGain = busGain(held)
+        return state.withLockedValue(held) { s in
+            guard s.status == .playing, let source = s.source, let feed = s.feed else { return nil }
+            let frames = max(1, Int(seconds * Double(sound.sampleRate) * Double(s.settings.rate)))
+            let window = feed.samples(endingAtQueueOffset: queueOffset(s, source), soundFrame: currentFrame(s), frames: frames)
+            return VoicePool.MeterWindow(bus: s.settings.bus, samples: window, channels: sound.channelCount, gain: s.settings.volume * busGain)
+        }
+    }
+
     /// The average (RMS) power of `channel` in dBFS, -160...0, at the last ``updateMeters()``.
     public func averagePower(forChannel channel: Int) -> Float {
         state.withLockedValue { $0.meters.indices.contains(channel) ? $0.meters[channel].average : Float(LevelMeter.floor) }

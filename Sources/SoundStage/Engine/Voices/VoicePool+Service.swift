@@ -19,7 +19,7 @@ extension VoicePool {
             let (ended, chosen) = rank(&s, elapsed: elapsed)
             for i in ended { end(&s, i, .finished, fade: false) }
             choose(&s, chosen, context: context)
-            settleReals(&s)
+            settleReals(&s, outputFrames: tickSeconds * Double(context.frequency))
         }
     }
 
@@ -78,10 +78,16 @@ extension VoicePool {
         }
     }
 
-    /// Refills real voices and ends those that played out.
-    private func settleReals(_ s: inout VoicePoolState) {
+    /// Refills real voices and ends those that played out. A voice with nothing more to
+    /// queue (a looping buffer, the last plays of a sound all queued) is asked nothing of
+    /// OpenAL until its playhead nears its end: each query costs a trip into the mixer's
+    /// locks, and a full pool of looping voices would pay it every tick.
+    private func settleReals(_ s: inout VoicePoolState, outputFrames: Double) {
         var finished: [Int] = []
         for r in s.reals.indices {
+            let slot = s.slots[Int(s.reals[r].slot)]
+            let margin = 2 * outputFrames * slot.step * Double(slot.pitch)
+            if s.reals[r].feed.isExhausted, slot.playhead < slot.length - margin { continue }
             let outcome = s.reals[r].feed.settle(s.reals[r].source, isOffline: isOffline)
             if let decodeError = outcome.decodeError { s.errors.append(decodeError) }
             s.errors.append(contentsOf: outcome.errors)

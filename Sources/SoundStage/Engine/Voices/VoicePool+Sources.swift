@@ -150,6 +150,19 @@ extension VoicePool {
         writeGain(&s, r)
     }
 
+    /// Writes real voice `i`'s position alone (it moves every frame), and whether it is
+    /// relative when that changed.
+    func writePosition(_ s: inout VoicePoolState, _ i: Int, relativeChanged: Bool) {
+        let r = Int(s.slots[i].real)
+        guard r >= 0 else { return }
+        do {
+            if relativeChanged { try s.reals[r].source.set(.isRelative, to: !s.slots[i].positioned) }
+            try s.reals[r].source.set(.position, to: s.slots[i].position)
+        } catch {
+            s.errors.append(error)
+        }
+    }
+
     /// Writes real voice `r`'s gain (its volume times its bus) when it changed.
     func writeGain(_ s: inout VoicePoolState, _ r: Int) {
         let slot = s.slots[Int(s.reals[r].slot)]
