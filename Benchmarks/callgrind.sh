@@ -7,8 +7,11 @@ command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install va
 swift build -c release --product soundstage-bench >&2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# Valgrind 3.19 gives up on the release binary's debug info ("possibly corrupted debuginfo
+# file"); a copy without it counts the same instructions.
+objcopy --strip-debug .build/release/soundstage-bench "$out/soundstage-bench"
 count() {
-    valgrind --tool=callgrind --callgrind-out-file="$out/$1.out" .build/release/soundstage-bench --workload "$1" >/dev/null 2>"$out/$1.log"
+    valgrind --tool=callgrind --callgrind-out-file="$out/$1.out" "$out/soundstage-bench" --workload "$1" >/dev/null 2>"$out/$1.log"
     grep -E '^(summary|totals):' "$out/$1.out" | head -1 | awk '{print $2}'
 }
 # Process start-up (Swift runtime, OpenAL Soft initialisation) is counted once and subtracted.
