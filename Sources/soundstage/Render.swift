@@ -23,19 +23,20 @@ struct Render: ParsableCommand {
         }
         let progress = ProgressBar(enabled: isatty(STDERR_FILENO) != 0 && description.duration > 1)
         let started = Date()
-        let audio: RenderedAudio
+        let render: SceneRender
         do {
-            audio = try SceneRenderer(scene: description).render { progress.update($0) }
+            render = try SceneRenderer(scene: description).renderReporting { progress.update($0) }
         } catch {
             progress.finish()
             fail("\(scene): \(error)")
         }
         progress.finish()
+        let audio = render.audio
         let elapsed = Date().timeIntervalSince(started)
         wav.write(audio)
         do {
             if let plot {
-                let svg = ScenePlot.svg(scene: description, audio: audio)
+                let svg = ScenePlot.svg(scene: description, audio: audio, realFractions: render.realFractions)
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: plot), options: .atomic)
             }
         } catch {
@@ -47,6 +48,9 @@ struct Render: ParsableCommand {
         }.joined(separator: ", ")
         print("\(wav.output): \(String(format: "%.2f", description.duration)) s, \(description.sampleRate) Hz \(description.channels.rawValue), "
               + "rendered in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.0f", description.duration / max(elapsed, 1e-6)))x real time); dBFS: \(levels)")
+        let last = render.voiceCounts.last
+        print("voices: \(description.sources.count) sources, up to \(render.peakReal) real and \(render.peakVirtual) virtual at once; "
+              + "\(last?.stolen ?? 0) stolen, \(last?.refused ?? 0) refused")
     }
 }
 

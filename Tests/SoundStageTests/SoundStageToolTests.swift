@@ -65,6 +65,7 @@ struct SoundStageToolTests {
         let size = try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int
         #expect(size == 44 + 6 * 48_000 * 2 * 4)
         #expect(FileManager.default.fileExists(atPath: svg.path))
+        #expect(ok.stdout.contains("voices: 1 sources, up to 1 real and 0 virtual at once; 0 stolen, 0 refused"), "\(ok.stdout)")
 
         let bad = dir.appendingPathComponent("bad.json")
         try #"{"duration": 1, "sources": [{"sound": "missing.wav"}]}"#.write(to: bad, atomically: true, encoding: .utf8)

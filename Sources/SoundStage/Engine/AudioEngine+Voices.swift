@@ -125,6 +125,12 @@ extension AudioEngine {
         OpenAL.lock.withLock { held in voices.setPositions(held, moves) }
     }
 
+    /// The status of each of `voices`, read under one lock (a tool drawing ten thousand
+    /// emitters asks once a frame, not ten thousand times).
+    public func statuses(of voices: [Voice]) -> [VoiceStatus] {
+        self.voices.state.withLockedValue { s in voices.map { self.voices.status(s, $0) } }
+    }
+
     /// Stops every voice (players are not affected).
     public func stopVoices() {
         OpenAL.lock.withLock { held in voices.stopAll(held, .stopped) }

@@ -20,8 +20,16 @@ public struct SceneDescription: Sendable, Equatable {
     public var speedOfSound: Float = 343.3
     /// The listener.
     public var listener = ListenerDescription()
-    /// The sources (at least one).
+    /// The sources (at least one), group members included.
     public var sources: [SourceDescription]
+    /// The voice pool's size and seed.
+    public var voices = VoicePoolDescription()
+    /// Buses of the scene's own, parents first.
+    public var buses: [BusDescription] = []
+    /// Ducking rules.
+    public var ducking: [DuckingDescription] = []
+    /// Groups of scattered copies (their copies are in ``sources``).
+    public var groups: [GroupDescription] = []
     /// The folder relative sound paths are resolved against (the scene file's folder).
     public var baseURL: URL?
 
@@ -137,6 +145,16 @@ public struct SourceDescription: Sendable, Equatable {
     public var start: Double = 0
     /// Keyframes that move the source.
     public var path: Path?
+    /// The bus it plays through. Default "effects".
+    public var bus = "effects"
+    /// Its priority, 0...255, higher wins a real source. Default 128.
+    public var priority = 128
+    /// Never made virtual. Default false.
+    public var pinned = false
+    /// What it does while virtual. Default keepTime.
+    public var whenVirtual = WhenVirtual.keepTime
+    /// The group it was scattered from (an index in ``SceneDescription/groups``), if any.
+    public var group: Int?
 
     /// Creates a source description.
     public init(sound: SoundDescription) { self.sound = sound }
@@ -174,11 +192,13 @@ extension SceneDescription {
         }
         var scene = try parse(data, file: url.path)
         scene.baseURL = url.deletingLastPathComponent()
+        var checked: Set<String> = []
         for (i, source) in scene.sources.enumerated() {
-            if case .file(let path) = source.sound {
+            if case .file(let path) = source.sound, checked.insert(path).inserted {
                 let resolved = scene.resolve(path)
                 if !FileManager.default.fileExists(atPath: resolved.path) {
-                    throw SceneError(file: url.path, path: "$.sources[\(i)].sound", problem: "sound file not found: \(resolved.path)")
+                    let where_ = source.group.map { "$.groups[\($0)].source.sound" } ?? "$.sources[\(i)].sound"
+                    throw SceneError(file: url.path, path: where_, problem: "sound file not found: \(resolved.path)")
                 }
             }
         }
@@ -202,7 +222,8 @@ extension SceneDescription {
             throw SceneError(file: file, path: "$", problem: "invalid JSON: \(detail)")
         }
         let r = JSONReader(file: file)
-        let top = try r.object(root, "$", keys: ["sampleRate", "channels", "duration", "hrtf", "distanceModel", "dopplerFactor", "speedOfSound", "listener", "sources"])
+        let top = try r.object(root, "$", keys: ["sampleRate", "channels", "duration", "hrtf", "distanceModel", "dopplerFactor", "speedOfSound", "listener", "sources",
+                                                          "voices", "buses", "ducking", "groups"])
         guard let durationValue = top["duration"] else { throw r.error("$", "\"duration\" is required") }
         let duration = try r.number(durationValue, "$.duration")
         guard duration > 0, duration <= 3_600 else { throw r.error("$.duration", "must be above 0 and at most 3600 seconds, got \(duration)") }
@@ -236,6 +257,7 @@ extension SceneDescription {
             if scene.speedOfSound == 0 { throw r.error("$.speedOfSound", "must be above 0") }
         }
         if let v = top["listener"] { scene.listener = try parseListener(v, "$.listener", r) }
+        try parseVoices(top, into: &scene, r)
         return scene
     }
 
@@ -252,8 +274,9 @@ extension SceneDescription {
         return l
     }
 
-    private static func parseSource(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> SourceDescription {
-        let o = try r.object(value, path, keys: ["sound", "position", "velocity", "direction", "coneInner", "coneOuter", "coneOuterGain", "gain", "pitch", "referenceDistance", "maxDistance", "rolloff", "relative", "loops", "start", "path"])
+    static func parseSource(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> SourceDescription {
+        let o = try r.object(value, path, keys: ["sound", "position", "velocity", "direction", "coneInner", "coneOuter", "coneOuterGain", "gain", "pitch", "referenceDistance", "maxDistance", "rolloff", "relative", "loops", "start", "path",
+                                                     "bus", "priority", "pinned", "whenVirtual"])
         guard let soundValue = o["sound"] else { throw r.error(path, "\"sound\" is required") }
         var s = SourceDescription(sound: try parseSound(soundValue, "\(path).sound", r))
         if let v = o["position"] { s.position = try r.vector(v, "\(path).position") }
@@ -277,6 +300,7 @@ extension SceneDescription {
             guard s.start >= 0 else { throw r.error("\(path).start", "must not be negative, got \(s.start)") }
         }
         if let v = o["path"] { s.path = try parsePath(v, "\(path).path", r) }
+        try parseVoiceKeys(o, into: &s, path, r)
         return s
     }
 
@@ -316,76 +340,5 @@ extension SceneDescription {
             frames.append(Keyframe(t: time, position: try r.vector(pos, "\(p).position")))
         }
         return Path(frames)
-    }
-}
-
-/// A JSON value, decoded without losing the difference between numbers and booleans.
-enum JSONValue: Decodable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let d = try? c.decode(Double.self) { self = .number(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
-    }
-}
-
-/// Typed reads from a ``JSONValue``, with errors that name the JSON path.
-struct JSONReader {
-    let file: String
-
-    func error(_ path: String, _ problem: String) -> SceneError { SceneError(file: file, path: path, problem: problem) }
-
-    func object(_ value: JSONValue, _ path: String, keys: Set<String>) throws -> [String: JSONValue] {
-        guard case .object(let o) = value else { throw error(path, "expected an object") }
-        if let unknown = o.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw error("\(path).\(unknown)", "unknown key \"\(unknown)\" (allowed: \(keys.sorted().joined(separator: ", ")))")
-        }
-        return o
-    }
-
-    func number(_ value: JSONValue, _ path: String) throws -> Double {
-        guard case .number(let d) = value else { throw error(path, "expected a number") }
-        guard d.isFinite else { throw error(path, "expected a finite number") }
-        return d
-    }
-
-    func float(_ value: JSONValue, _ path: String, min: Float? = nil, max: Float? = nil) throws -> Float {
-        let d = try number(value, path)
-        guard abs(d) <= Double(Float.greatestFiniteMagnitude) else { throw error(path, "\(d) is out of range") }
-        let f = Float(d)
-        if let min, f < min { throw error(path, "must be at least \(min), got \(d)") }
-        if let max, f > max { throw error(path, "must be at most \(max), got \(d)") }
-        return f
-    }
-
-    func integer(_ value: JSONValue, _ path: String) throws -> Int {
-        let d = try number(value, path)
-        guard d == d.rounded(), abs(d) < 1e15 else { throw error(path, "expected a whole number, got \(d)") }
-        return Int(d)
-    }
-
-    func bool(_ value: JSONValue, _ path: String) throws -> Bool {
-        guard case .bool(let b) = value else { throw error(path, "expected true or false") }
-        return b
-    }
-
-    func string(_ value: JSONValue, _ path: String) throws -> String {
-        guard case .string(let s) = value else { throw error(path, "expected a string") }
-        return s
-    }
-
-    func vector(_ value: JSONValue, _ path: String) throws -> SIMD3<Float> {
-        guard case .array(let a) = value, a.count == 3 else { throw error(path, "expected an array of 3 numbers [x, y, z]") }
-        return SIMD3(try float(a[0], "\(path)[0]"), try float(a[1], "\(path)[1]"), try float(a[2], "\(path)[2]"))
     }
 }

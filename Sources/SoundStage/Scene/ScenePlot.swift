@@ -8,6 +8,13 @@ public enum ScenePlot {
 
     /// The SVG document for `scene` and its rendered `audio`.
     public static func svg(scene: SceneDescription, audio: RenderedAudio) -> String {
+        svg(scene: scene, audio: audio, realFractions: nil)
+    }
+
+    /// The same, marking which sources were real and for how long (`SceneRender.realFractions`):
+    /// a source's label gives its share of the render spent real, and the copies of a group are
+    /// small dots, filled when real more than half the time, hollow grey when never.
+    public static func svg(scene: SceneDescription, audio: RenderedAudio, realFractions: [Double]?) -> String {
         let width = 820.0, mapHeight = 520.0, graphHeight = 260.0, margin = 40.0
         var out = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(mapHeight + graphHeight + 2 * margin))" font-family="sans-serif" font-size="12">
@@ -51,8 +58,30 @@ public enum ScenePlot {
             g += step
         }
 
+        // Groups: their box, their name, and each copy as a dot marked by how long it was real.
+        for (g, group) in scene.groups.enumerated() {
+            let color = palette[(g + 5) % palette.count]
+            let (x0, y0) = px(group.min), (x1, y1) = px(group.max)
+            out += "<rect x=\"\(f(min(x0, x1)))\" y=\"\(f(min(y0, y1)))\" width=\"\(f(abs(x1 - x0)))\" height=\"\(f(abs(y1 - y0)))\" fill=\"none\" stroke=\"\(color)\" stroke-dasharray=\"2 2\"/>\n"
+            let members = scene.sources.indices.filter { scene.sources[$0].group == g }
+            var everReal = 0
+            for i in members {
+                let (x, y) = px(scene.sources[i].position)
+                let fraction = realFractions.map { $0.indices.contains(i) ? $0[i] : 0 }
+                if (fraction ?? 0) > 0 { everReal += 1 }
+                switch fraction {
+                case .none: out += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"1.5\" fill=\"\(color)\"/>\n"
+                case .some(let share) where share > 0.5: out += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"2.5\" fill=\"\(color)\"/>\n"
+                case .some(let share) where share > 0: out += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"2.5\" fill=\"none\" stroke=\"\(color)\"/>\n"
+                default: out += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"1\" fill=\"#bbb\"/>\n"
+                }
+            }
+            let note = realFractions == nil ? "" : ", \(everReal) ever real"
+            out += "<text x=\"\(f(min(x0, x1) + 4))\" y=\"\(f(min(y0, y1) + 14))\" fill=\"\(color)\" font-weight=\"bold\">\(escape(group.name)): \(group.count) \(escape(label(group.source.sound)))\(note)</text>\n"
+        }
+
         // Sources: rings, paths, dots and labels.
-        for (i, s) in scene.sources.enumerated() {
+        for (i, s) in scene.sources.enumerated() where s.group == nil {
             let color = palette[i % palette.count]
             var position = s.path?.position(at: 0) ?? s.position
             if s.relative { position = scene.listener.position + position }
@@ -77,7 +106,8 @@ public enum ScenePlot {
                 out += "<line x1=\"\(f(x))\" y1=\"\(f(y))\" x2=\"\(f(tip.x))\" y2=\"\(f(tip.y))\" stroke=\"\(color)\" stroke-width=\"3\" marker-end=\"url(#arrow)\"/>\n"
             }
             out += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"7\" fill=\"\(color)\" stroke=\"black\"/>\n"
-            out += "<text x=\"\(f(x + 10))\" y=\"\(f(y - 8))\" fill=\"\(color)\" font-weight=\"bold\">\(i + 1) \(escape(label(s.sound)))\(s.relative ? " (relative)" : "")</text>\n"
+            let real = realFractions.flatMap { $0.indices.contains(i) ? ", real \(Int(($0[i] * 100).rounded())) %" : nil } ?? ""
+            out += "<text x=\"\(f(x + 10))\" y=\"\(f(y - 8))\" fill=\"\(color)\" font-weight=\"bold\">\(i + 1) \(escape(label(s.sound)))\(s.relative ? " (relative)" : "")\(real)</text>\n"
         }
 
         // Listener: a triangle pointing along its facing, with its path.
@@ -94,6 +124,9 @@ public enum ScenePlot {
         out += "<polygon points=\"\(f(tip.x)),\(f(tip.y)) \(f(left.x)),\(f(left.y)) \(f(right.x)),\(f(right.y))\" fill=\"black\"/>\n"
         out += "<text x=\"\(f(lx + 12))\" y=\"\(f(ly + 20))\" font-weight=\"bold\">listener</text>\n</g>\n"
         out += "<text x=\"\(f(mapLeft))\" y=\"\(f(mapTop + mapSize + 14))\" font-size=\"10\" fill=\"#555\">dashed ring: reference distance; dotted ring: max distance; arrow: cone direction; t: keyframe times</text>\n"
+        if realFractions != nil, !scene.groups.isEmpty {
+            out += "<text x=\"\(f(mapLeft))\" y=\"\(f(mapTop + mapSize + 27))\" font-size=\"10\" fill=\"#555\">group dots: filled, real most of the render; hollow, real some of it; small grey, never real (virtual)</text>\n"
+        }
 
         // Level graph: RMS of each channel over 20 ms windows, -60...0 dBFS.
         let graphTop = mapTop + mapHeight + margin

@@ -1,16 +1,19 @@
 import Foundation
 
-/// Renders a ``SceneDescription`` offline through a loopback device, faster than real time
-/// and deterministically: the same scene gives the same samples.
+/// Renders a ``SceneDescription`` offline, faster than real time and deterministically: the
+/// same scene gives the same samples.
 ///
-/// Sources start on the exact frame of their `start` time; a source with `loops: N` plays
-/// its sound N+1 times back to back, sample-exactly (the buffer is queued N+1 times); moving
-/// objects follow their paths, updated every 10 ms with the velocity of the path segment
-/// they are on, so Doppler follows the motion.
+/// The scene plays through an offline ``AudioEngine``, the way a game's sounds do: every
+/// source is a ``Voice`` on its bus, so a scene with more sources than OpenAL has (a group of
+/// 5,000 crickets) renders with the most audible real and the rest virtual, keeping time.
+/// Sources start on the exact frame of their `start` time; a source with `loops: N` plays its
+/// sound N+1 times back to back, sample-exactly; moving objects follow their paths, updated
+/// every 10 ms (the engine's tick) with the velocity of the path segment they are on, so
+/// Doppler follows the motion.
 public struct SceneRenderer: Sendable {
     /// The scene to render.
     public let scene: SceneDescription
-    /// Frames between position updates of moving objects (10 ms).
+    /// Frames between position updates of moving objects (10 ms), the engine's tick.
     public var blockFrames: Int
 
     /// Creates a renderer for `scene`.
@@ -21,62 +24,103 @@ public struct SceneRenderer: Sendable {
 
     /// Renders the whole scene. `progress` is called after each block with the fraction done.
     public func render(progress: ((Double) -> Void)? = nil) throws -> RenderedAudio {
+        try renderReporting(progress: progress).audio
+    }
+
+    /// Renders the whole scene and says what its voices did: how many were real and virtual
+    /// at each tick, and how much of its time each source was real.
+    public func renderReporting(progress: ((Double) -> Void)? = nil) throws -> SceneRender {
         let format = RenderFormat(sampleRate: scene.sampleRate, channels: scene.channels, sampleType: .float32)
-        let device = try AudioDevice.openLoopback(format: format)
-        let context = try AudioContext(device: device, attributes: ContextAttributes(hrtf: scene.hrtf ? .on : .off))
+        let engine = try AudioEngine(output: .offline(format), attributes: ContextAttributes(hrtf: scene.hrtf ? .on : .off),
+                                     service: .manual(tick: Double(blockFrames) / Double(scene.sampleRate)))
+        defer { engine.shutdown() }
+        let context = engine.context
         try context.set(.distanceModel, to: scene.distanceModel)
         try context.set(.dopplerFactor, to: scene.dopplerFactor)
         try context.set(.speedOfSound, to: scene.speedOfSound)
         let listener = context.listener
         try listener.set(.gain, to: scene.listener.gain)
         try listener.set(.orientation, to: Orientation(forward: scene.listener.forward, up: scene.listener.up))
-        try listener.set(.position, to: scene.listener.position)
+        try listener.set(.position, to: scene.listener.path?.position(at: 0) ?? scene.listener.position)
         try listener.set(.velocity, to: scene.listener.velocity)
-
-        var buffers: [SoundDescription: AudioBuffer] = [:]
-        var sources: [(description: SourceDescription, source: AudioSource, startFrame: Int)] = []
-        for description in scene.sources {
-            let buffer: AudioBuffer
-            if let cached = buffers[description.sound] {
-                buffer = cached
-            } else {
-                buffer = try makeBuffer(description.sound, context: context)
-                buffers[description.sound] = buffer
-            }
-            let source = try AudioSource(context: context)
-            try configure(source, description, buffer)
-            sources.append((description, source, Int((description.start * Double(scene.sampleRate)).rounded())))
+        try engine.configureVoices(scene.voices.configuration)
+        for bus in scene.buses {
+            let made = try engine.makeBus(named: bus.name, parent: engine.bus(named: bus.parent))
+            try made.setVolume(bus.volume)
+            made.isMuted = bus.muted
+        }
+        for rule in scene.ducking {
+            guard let trigger = engine.bus(named: rule.trigger), let target = engine.bus(named: rule.target) else { continue }
+            try engine.addDucking(DuckingRule(trigger: trigger, target: target, depthDB: rule.depthDB,
+                                              attackSeconds: rule.attack, releaseSeconds: rule.release))
         }
 
+        var sounds: [SoundDescription: Sound] = [:]
+        for description in scene.sources where sounds[description.sound] == nil {
+            sounds[description.sound] = Sound(buffer: try makeBuffer(description.sound, context: context))
+        }
+        let startFrames = scene.sources.map { Int(($0.start * Double(scene.sampleRate)).rounded()) }
+        let order = scene.sources.indices.sorted { startFrames[$0] < startFrames[$1] }
+        var next = 0
+        var voices = [Voice?](repeating: nil, count: scene.sources.count)
+        var realTicks = [Int](repeating: 0, count: scene.sources.count)
+        var counts: [VoiceCounts] = []
+
         let total = Int((scene.duration * Double(scene.sampleRate)).rounded())
-        let channels = scene.channels.channelCount
-        var samples = [Float](repeating: 0, count: total * channels)
+        var samples: [Float] = []
+        samples.reserveCapacity(total * scene.channels.channelCount)
         var frame = 0
-        let starts = Set(sources.map(\.startFrame)).sorted()
         while frame < total {
-            let startingNow = sources.filter { $0.startFrame == frame }.map(\.source)
-            if !startingNow.isEmpty { try AudioSource.play(startingNow) }
+            while next < order.count, startFrames[order[next]] <= frame {
+                let i = order[next]
+                voices[i] = try start(scene.sources[i], sounds[scene.sources[i].sound]!, engine)
+                next += 1
+            }
             let time = Double(frame) / Double(scene.sampleRate)
             if let path = scene.listener.path {
                 try listener.set(.position, to: path.position(at: time))
                 try listener.set(.velocity, to: path.velocity(at: time))
             }
-            for entry in sources {
-                guard let path = entry.description.path else { continue }
-                try entry.source.set(.position, to: path.position(at: time))
-                try entry.source.set(.velocity, to: path.velocity(at: time))
+            for (i, description) in scene.sources.enumerated() {
+                guard let path = description.path, let voice = voices[i], voice.isValid else { continue }
+                try voice.setPosition(path.position(at: time))
+                try voice.setVelocity(path.velocity(at: time))
             }
-            var end = min(total, frame + blockFrames)
-            if let nextStart = starts.first(where: { $0 > frame && $0 < end }) { end = nextStart }
-            let count = end - frame
-            try samples.withUnsafeMutableBytes { raw in
-                let offset = frame * channels * MemoryLayout<Float>.size
-                try device.render(into: UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + count * channels * MemoryLayout<Float>.size)]), frames: count)
-            }
+            var end = min(total, frame + blockFrames - frame % blockFrames)
+            if next < order.count { end = min(end, max(frame + 1, startFrames[order[next]])) }
+            samples += try engine.render(frames: end - frame).samples
             frame = end
+            if frame % blockFrames == 0 || frame == total {
+                counts.append(engine.voiceCounts)
+                let statuses = engine.statuses(of: voices.compactMap { $0 })
+                var k = 0
+                for i in voices.indices where voices[i] != nil {
+                    if statuses[k] == .real { realTicks[i] += 1 }
+                    k += 1
+                }
+            }
             progress?(Double(frame) / Double(max(total, 1)))
         }
-        return RenderedAudio(format: format, samples: samples)
+        let ticks = max(1, counts.count)
+        return SceneRender(audio: RenderedAudio(format: format, samples: samples), voiceCounts: counts,
+                           realFractions: realTicks.map { Double($0) / Double(ticks) })
+    }
+
+    /// Starts one source as a voice on its bus.
+    private func start(_ d: SourceDescription, _ sound: Sound, _ engine: AudioEngine) throws -> Voice? {
+        let cone = d.coneOuter < 360 || d.coneInner < 360
+            ? VoiceCone(direction: d.direction, innerAngle: d.coneInner, outerAngle: d.coneOuter, outerGain: d.coneOuterGain) : nil
+        let options = VoiceOptions(isPinned: d.pinned, whenVirtual: d.whenVirtual, referenceDistance: d.referenceDistance,
+                                   maxDistance: d.maxDistance, rolloffFactor: d.rolloff, cone: cone, isRelative: d.relative)
+        do {
+            let voice = try engine.play(sound, at: d.path?.position(at: d.start) ?? d.position, volume: Voice.volumeRange.clamping(d.gain),
+                                        pitch: Voice.pitchRange.clamping(d.pitch), priority: d.priority, loops: d.loops,
+                                        bus: engine.bus(named: d.bus), options: options)
+            if d.velocity != .zero { try voice.setVelocity(d.velocity) }
+            return voice
+        } catch let error as SoundStageError where error.code == .voiceRefused {
+            return nil   // the pool's rules said no, as they would in a game: counted as refused
+        }
     }
 
     private func makeBuffer(_ sound: SoundDescription, context: AudioContext) throws -> AudioBuffer {
@@ -89,29 +133,22 @@ public struct SceneRenderer: Sendable {
                                    label: "\(shape.sceneName) \(frequency) Hz")
         }
     }
+}
 
-    private func configure(_ source: AudioSource, _ d: SourceDescription, _ buffer: AudioBuffer) throws {
-        try source.set(.position, to: d.path?.position(at: 0) ?? d.position)
-        try source.set(.velocity, to: d.velocity)
-        try source.set(.direction, to: d.direction)
-        try source.set(.coneInnerAngle, to: d.coneInner)
-        try source.set(.coneOuterAngle, to: d.coneOuter)
-        try source.set(.coneOuterGain, to: d.coneOuterGain)
-        try source.set(.gain, to: d.gain)
-        try source.set(.maxGain, to: 1)
-        try source.set(.pitch, to: d.pitch)
-        try source.set(.referenceDistance, to: d.referenceDistance)
-        try source.set(.maxDistance, to: d.maxDistance)
-        try source.set(.rolloffFactor, to: d.rolloff)
-        try source.set(.isRelative, to: d.relative)
-        if d.loops < 0 {
-            try source.setBuffer(buffer)
-            try source.set(.isLooping, to: true)
-        } else {
-            // Queued back to back, OpenAL plays the N+1 copies with no gap and no overlap.
-            try source.queue(Array(repeating: buffer, count: d.loops + 1))
-        }
-    }
+/// A scene's render and what its voices did.
+public struct SceneRender: Sendable {
+    /// The samples.
+    public var audio: RenderedAudio
+    /// The engine's voice counts after each 10 ms tick.
+    public var voiceCounts: [VoiceCounts]
+    /// For each source of the scene, the fraction of ticks it was real (0 for one that never
+    /// started, or was refused).
+    public var realFractions: [Double]
+
+    /// The most voices real at once.
+    public var peakReal: Int { voiceCounts.map(\.real).max() ?? 0 }
+    /// The most voices virtual at once.
+    public var peakVirtual: Int { voiceCounts.map(\.virtual).max() ?? 0 }
 }
 
 extension SoundDescription: Hashable {

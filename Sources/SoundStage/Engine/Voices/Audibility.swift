@@ -11,7 +11,7 @@ enum Audibility {
         var gain = slot.volume * busGain
         if gain <= 0 { return 0 }
         if slot.positioned {
-            let offset = listener.position - slot.position
+            let offset = (slot.relative ? .zero : listener.position) - slot.position
             let distance = (offset * offset).sum().squareRoot()
             gain *= listener.model.gain(distance: distance, referenceDistance: slot.referenceDistance,
                                         maxDistance: slot.maxDistance, rolloff: slot.rolloff)

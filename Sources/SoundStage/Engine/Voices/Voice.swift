@@ -81,6 +81,25 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         nonmutating set { try? setPosition(newValue) }
     }
 
+    /// How fast the voice moves, in units per second, for Doppler (OpenAL's `AL_VELOCITY`);
+    /// it does not move the voice. Non-finite values and ended voices are ignored;
+    /// ``setVelocity(_:)`` throws instead.
+    public var velocity: SIMD3<Float> {
+        get { pool.read(self) { $0.velocity } ?? .zero }
+        nonmutating set { try? setVelocity(newValue) }
+    }
+
+    /// Sets ``velocity``.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a non-finite
+    ///   velocity, ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
+    public func setVelocity(_ velocity: SIMD3<Float>) throws {
+        guard velocity.isFinite else {
+            throw pool.failure(.invalidArgument, "setVelocity(\(velocity))", "\(self): the velocity must be finite")
+        }
+        try pool.change(self, "setVelocity(_:)") { $0.velocity = velocity }
+    }
+
     /// The voice's own gain, 0...1 (variation included), before its bus. Out-of-range values
     /// are clamped; ``setVolume(_:)`` throws instead.
     public var volume: Float {

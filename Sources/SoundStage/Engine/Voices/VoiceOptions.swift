@@ -16,6 +16,9 @@ public struct VoiceOptions: Sendable, Hashable {
     public var rolloffFactor: Float = 1
     /// A directional voice (a loudspeaker, a character facing away); nil radiates evenly.
     public var cone: VoiceCone?
+    /// Whether the position is in the listener's space (it moves with the listener), as
+    /// OpenAL's `AL_SOURCE_RELATIVE`; absolute coordinates by default.
+    public var isRelative = false
     /// Pitch and volume drawn for this play, replacing the sound's own
     /// (``VoiceRules/variation``); nil uses the sound's.
     public var variation: Variation?
@@ -24,7 +27,7 @@ public struct VoiceOptions: Sendable, Hashable {
     /// defaults, no cone, the sound's variation.
     public init(isPinned: Bool = false, whenVirtual: WhenVirtual = .keepTime, referenceDistance: Float = 1,
                 maxDistance: Float = .greatestFiniteMagnitude, rolloffFactor: Float = 1, cone: VoiceCone? = nil,
-                variation: Variation? = nil) {
+                variation: Variation? = nil, isRelative: Bool = false) {
         self.isPinned = isPinned
         self.whenVirtual = whenVirtual
         self.referenceDistance = referenceDistance
@@ -32,6 +35,7 @@ public struct VoiceOptions: Sendable, Hashable {
         self.rolloffFactor = rolloffFactor
         self.cone = cone
         self.variation = variation
+        self.isRelative = isRelative
     }
 }
 

@@ -35,6 +35,7 @@ extension VoicePool {
             slot.isPinned = request.options.isPinned
             slot.whenVirtual = request.options.whenVirtual
             slot.positioned = request.position != nil
+            slot.relative = request.options.isRelative
             slot.position = request.position ?? .zero
             slot.referenceDistance = request.options.referenceDistance
             slot.maxDistance = request.options.maxDistance

@@ -132,8 +132,9 @@ extension VoicePool {
         let source = s.reals[r].source
         do {
             try source.set(.pitch, to: slot.pitch)
-            try source.set(.isRelative, to: !slot.positioned)
+            try source.set(.isRelative, to: !slot.positioned || slot.relative)
             try source.set(.position, to: slot.positioned ? slot.position : .zero)
+            try source.set(.velocity, to: slot.velocity)
             try source.set(.referenceDistance, to: slot.referenceDistance)
             try source.set(.maxDistance, to: slot.maxDistance)
             try source.set(.rolloffFactor, to: slot.rolloff)
@@ -156,7 +157,7 @@ extension VoicePool {
         let r = Int(s.slots[i].real)
         guard r >= 0 else { return }
         do {
-            if relativeChanged { try s.reals[r].source.set(.isRelative, to: !s.slots[i].positioned) }
+            if relativeChanged { try s.reals[r].source.set(.isRelative, to: !s.slots[i].positioned || s.slots[i].relative) }
             try s.reals[r].source.set(.position, to: s.slots[i].position)
         } catch {
             s.errors.append(error)

@@ -111,19 +111,19 @@ final class VoicePool: Sendable {
     // MARK: - What voices and buses ask
 
     func status(of voice: Voice) -> VoiceStatus {
-        state.withLockedValue { s in
-            let i = Int(voice.index)
-            guard i < s.slots.count else { return .ended(.unknown) }
-            let slot = s.slots[i]
-            if slot.generation == voice.generation, slot.isLive {
-                if slot.isPaused || s.buses[Int(slot.bus)].isPausedInTree { return .paused }
-                return slot.real >= 0 ? .real : .virtual
-            }
-            if slot.generation == voice.generation &+ 1 || (slot.generation == voice.generation && !slot.isLive) {
-                return .ended(slot.previousEnd)
-            }
-            return .ended(.unknown)
+        state.withLockedValue { s in status(s, voice) }
+    }
+
+    /// A voice's status, read from the state in hand.
+    func status(_ s: VoicePoolState, _ voice: Voice) -> VoiceStatus {
+        let i = Int(voice.index)
+        guard voice.pool === self, i < s.slots.count else { return .ended(.unknown) }
+        let slot = s.slots[i]
+        if slot.generation == voice.generation, slot.isLive {
+            if slot.isPaused || s.buses[Int(slot.bus)].isPausedInTree { return .paused }
+            return slot.real >= 0 ? .real : .virtual
         }
+        return slot.generation == voice.generation &+ 1 ? .ended(slot.previousEnd) : .ended(.unknown)
     }
 
     /// Reads from a live voice's slot; nil once it ended.

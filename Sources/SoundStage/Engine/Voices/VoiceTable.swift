@@ -10,6 +10,8 @@ struct VoiceSlot {
     var isPinned = false
     var whenVirtual = WhenVirtual.keepTime
     var positioned = false
+    /// Positioned in the listener's space (``VoiceOptions/isRelative``).
+    var relative = false
     var priority: UInt8 = 128
     /// Why the previous generation ended (for old handles).
     var previousEnd = VoiceEnd.unknown
@@ -19,6 +21,7 @@ struct VoiceSlot {
     /// Index in ``VoicePoolState/reals`` while real, -1 while virtual.
     var real: Int32 = -1
     var position = SIMD3<Float>.zero
+    var velocity = SIMD3<Float>.zero
     var volume: Float = 1
     var pitch: Float = 1
     var referenceDistance: Float = 1
