@@ -189,3 +189,40 @@ struct VoiceTests {
         #expect(engine.voiceCounts.playing == 0)
     }
 }
+
+extension VoiceTests {
+    @Test("players go through the same pool: a player's source displaces the weakest voice, which comes back when the player goes")
+    func playersShareThePool() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        try engine.configureVoices(VoiceConfiguration(realVoices: 4))
+        let tone = try EngineRig.sine(engine, amplitude: 0.1, seconds: 0.5)
+        let voices = try (1...4).map { try engine.play(tone, at: [0, 0, -Float($0)], loops: -1) }
+        _ = try engine.render(frames: 480)
+        #expect(engine.voiceCounts.real == 4)
+        var player: Player? = engine.makePlayer(tone)
+        player!.numberOfLoops = -1
+        try player!.play()
+        _ = try engine.render(frames: 480)
+        let counts = engine.voiceCounts
+        #expect(counts.real == 3 && counts.players == 1 && counts.virtual == 1, "\(counts)")
+        #expect(voices[3].status == .virtual, "the farthest voice gave its source up")
+        // More players than real voices still get sources: the context's limit is theirs.
+        var more: [Player]? = try (0..<6).map { _ -> Player in
+            let p = engine.makePlayer(tone)
+            try p.play()
+            return p
+        }
+        _ = try engine.render(frames: 480)
+        #expect(engine.voiceCounts.real == 0 && engine.voiceCounts.players == 7 && more!.allSatisfy(\.isPlaying))
+        for p in more! { p.stop() }
+        _ = try engine.render(frames: 480)
+        #expect(engine.voiceCounts.players == 7, "stopped players keep their sources until they go")
+        player!.stop()
+        player = nil
+        more = nil
+        _ = try engine.render(frames: 480)
+        let after = engine.voiceCounts
+        #expect(after.players == 0 && after.real == 4, "the players gave their sources back and the voices are real again: \(after)")
+    }
+}

@@ -22,7 +22,7 @@ extension Player {
             // sources before their end).
             if !deviceLost { settleEnded(&s, held) }
             guard s.isEngaged, let feed = s.feed else {
-                try replaceSource(&s, old, in: context)
+                try replaceSource(&s, old, in: context, held)
                 return nil
             }
             let (frame, plays): (Int, Int)
@@ -37,7 +37,7 @@ extension Player {
                 let offset = old.get(.sampleOffset)
                 (frame, plays) = (feed.frame(atQueueOffset: offset), feed.remainingPlays(atQueueOffset: offset))
             }
-            try replaceSource(&s, old, in: context)
+            try replaceSource(&s, old, in: context, held)
             guard let source = s.source else { return nil }
             let moved = try makeFeed(&s, in: context, plays: plays)
             try moved.attach(to: source, atFrame: min(frame, max(0, sound.frameCount - 1)))
@@ -54,10 +54,13 @@ extension Player {
         }
     }
 
-    /// Puts a new source in `context` in place of `old`, with every property of it; the old
-    /// one is stopped and emptied, and goes when the last reference to it does.
-    func replaceSource(_ s: inout PlayerState, _ old: AudioSource, in context: AudioContext) throws {
-        let source = try AudioSource(context: context)
+    /// Puts a new source in `context` in place of `old`, with every property of it, lent by
+    /// the engine's pool; the old one is stopped, emptied and given back, and goes when the
+    /// last reference to it does.
+    func replaceSource(_ s: inout PlayerState, _ old: AudioSource, in context: AudioContext, _ held: borrowing LockHeld) throws {
+        guard let engine = engineRef else { throw failure(.invalidState, "move", "its engine was released") }
+        let source = try engine.voices.lendSource(held, in: context)
+        engine.voices.takeBack(held)
         try old.carryProperties(to: source)
         try old.stop()
         try old.setBuffer(nil)

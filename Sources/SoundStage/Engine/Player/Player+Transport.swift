@@ -99,13 +99,15 @@ extension Player {
     @discardableResult
     func prepare(_ held: borrowing LockHeld) throws -> AudioSource {
         let busGain = busGain(held)
-        let context = try outputContext("prepareToPlay()")
+        let engine = try liveEngine("prepareToPlay()")
+        let context = engine.context
         return try state.withLockedValue(held) { s in
             if let old = s.source, old.context !== context, !s.isEngaged {
                 // The engine moved to another device since this player last played.
-                try replaceSource(&s, old, in: context)
+                try replaceSource(&s, old, in: context, held)
             }
-            let source = try s.source ?? AudioSource(context: context)
+            // The source comes from the engine's pool, as a pinned voice's would.
+            let source = try s.source ?? engine.voices.lendSource(held, in: context)
             s.source = source
             if s.isEngaged || s.pendingStart != nil { return source }
             try feed(&s, source, from: s.startFrame)

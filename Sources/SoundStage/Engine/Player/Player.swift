@@ -54,7 +54,9 @@ public final class Player: Sendable, CustomStringConvertible {
     }
 
     deinit {
-        let streams = state.withLockedValue { $0.subscribers.all }
+        let (streams, lent) = state.withLockedValue { ($0.subscribers.all, $0.source != nil) }
+        // Its source was lent by the engine's pool: the pool counts it back.
+        if lent, let engine = engineRef { OpenAL.lock.withLock { held in engine.voices.takeBack(held) } }
         for continuation in streams { continuation.finish() }
     }
 

@@ -54,7 +54,7 @@ extension VoicePool {
             let audible = slot.isPinned || slot.audibility >= s.configuration.audibilityFloor
             let weakest = weakestReal(s)
             let becomesReal = audible && !s.buses[Int(slot.bus)].isPausedInTree
-                && (s.reals.count < s.realLimit || weakest.map { $0.rank < slot.rank } ?? false)
+                && (s.reals.count < voiceCapacity(s) || weakest.map { $0.rank < slot.rank } ?? false)
             if !becomesReal, slot.whenVirtual == .stop {
                 s.refused += 1
                 throw failure(.voiceRefused, member, "\(sound) would start virtual (quieter than the \(s.realLimit) real voices) and its options say stop when virtual")
@@ -80,7 +80,7 @@ extension VoicePool {
             s.buses[Int(slot.bus)].playingVoices += 1
             s.live += 1
             if becomesReal {
-                if s.reals.count >= s.realLimit, let weakest = weakestReal(s) {
+                if s.reals.count >= voiceCapacity(s), let weakest = weakestReal(s) {
                     let w = Int(s.reals[weakest.real].slot)
                     if s.slots[w].whenVirtual == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
                 }
@@ -93,7 +93,7 @@ extension VoicePool {
     }
 
     /// The real voice ranked lowest (pinned ones are never displaced).
-    private func weakestReal(_ s: VoicePoolState) -> (real: Int, rank: UInt64)? {
+    func weakestReal(_ s: VoicePoolState) -> (real: Int, rank: UInt64)? {
         var best: (real: Int, rank: UInt64)?
         for r in s.reals.indices {
             let slot = s.slots[Int(s.reals[r].slot)]

@@ -31,7 +31,7 @@ extension VoicePool {
         let paused = s.buses.map(\.isPausedInTree)
         let listener = s.listener
         let floor = s.configuration.audibilityFloor
-        var top = TopRanks(capacity: s.realLimit)
+        var top = TopRanks(capacity: voiceCapacity(s))
         var ended: [Int] = []
         s.slots.withUnsafeMutableBufferPointer { slots in
             for i in slots.indices where slots[i].phase == .playing {

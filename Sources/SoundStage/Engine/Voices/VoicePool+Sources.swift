@@ -6,7 +6,7 @@ extension VoicePool {
     /// report); the voice stays virtual.
     @discardableResult
     func makeReal(_ s: inout VoicePoolState, _ i: Int, in context: AudioContext) -> Bool {
-        guard s.reals.count < s.realLimit, let source = takeSource(&s, in: context) else { return false }
+        guard s.reals.count < voiceCapacity(s), let source = takeSource(&s, in: context) else { return false }
         let slot = s.slots[i]
         let sound = s.sounds[Int(slot.sound)].sound
         let frames = max(1, sound.frameCount)

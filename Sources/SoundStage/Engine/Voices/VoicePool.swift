@@ -22,6 +22,8 @@ struct VoicePoolState {
     /// Stopped, empty sources ready for the next real voice.
     var spare: [AudioSource] = []
     var sourcesMade = 0
+    /// Sources lent to players (they count against ``realLimit``).
+    var lent = 0
     var sounds: [SoundEntry] = []
     var soundIndex: [ObjectIdentifier: Int32] = [:]
     var buses: [BusState] = []
@@ -201,7 +203,7 @@ final class VoicePool: Sendable {
             var paused = 0
             for slot in s.slots where slot.isLive && (slot.isPaused || s.buses[Int(slot.bus)].isPausedInTree) { paused += 1 }
             return VoiceCounts(playing: s.live, real: s.reals.count, virtual: s.live - s.reals.count - paused, paused: paused,
-                               stolen: s.stolen, refused: s.refused)
+                               stolen: s.stolen, refused: s.refused, players: s.lent)
         }
     }
 }

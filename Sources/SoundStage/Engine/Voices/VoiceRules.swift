@@ -78,8 +78,10 @@ public struct VoiceCounts: Sendable, Hashable, CustomStringConvertible {
     public var stolen: Int
     /// Plays refused since the engine began.
     public var refused: Int
+    /// Sources the pool has lent to players (each counts as a pinned real voice).
+    public var players = 0
 
     public var description: String {
-        "\(playing) voices: \(real) real, \(virtual) virtual, \(paused) paused; \(stolen) stolen, \(refused) refused"
+        "\(playing) voices: \(real) real, \(virtual) virtual, \(paused) paused; \(stolen) stolen, \(refused) refused; \(players) player sources"
     }
 }
