@@ -344,9 +344,11 @@ if let workload = option("--workload") {
         engine.shutdown()
     case "voices-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: 20)
     case "voices-c": _ = cbase_voice_tick(10_000, 64, 20)
+    case "pool-swift": _ = try swiftPoolMix(real: 192, frames: 48_000)
+    case "pool-c": _ = cbase_mix(192, 48_000, 480, 0)
     case "none": break   // process start-up only, subtracted from the others
     default:
-        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
+        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-c, pool-swift, pool-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
         exit(2)
     }
     exit(0)

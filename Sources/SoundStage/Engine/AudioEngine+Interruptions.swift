@@ -18,7 +18,16 @@ extension AudioEngine {
             for player in players where player.interrupt(held) {
                 post(held, .interruptionBegan, to: player, run: player.currentRun(held))
             }
+            holdVoices(held)
         }
+    }
+
+    /// Holds the voices while the engine is interrupted or its device paused for the session
+    /// (they wait, silenced at once, their playheads still, and go on from where they were),
+    /// and lets them go when neither holds.
+    func holdVoices(_ held: borrowing LockHeld) {
+        let hold = state.withLockedValue(held) { $0.interrupted || $0.devicePaused }
+        voices.setInterrupted(held, hold, nowSeconds: currentTime)
     }
 
     /// Ends an interruption: tells each interrupted player (``PlayerEvent/interruptionEnded``)
@@ -39,6 +48,7 @@ extension AudioEngine {
             for player in players where player.endInterruption(held, resume: resume) {
                 post(held, .interruptionEnded, to: player, run: player.currentRun(held))
             }
+            holdVoices(held)
         }
     }
 }

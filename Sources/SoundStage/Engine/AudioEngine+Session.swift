@@ -18,6 +18,7 @@ extension AudioEngine {
         guard let pause = change else { return }
         let (device, context) = output.withLock { ($0.device, $0.context) }
         pauseDevice(held, device, context, pause)
+        holdVoices(held)
     }
 }
 

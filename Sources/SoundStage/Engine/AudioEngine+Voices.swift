@@ -19,20 +19,25 @@ extension AudioEngine {
     ///   - pitch: ``Voice/pitchRange``, before variation.
     ///   - priority: 0...255, higher wins: a voice is never stolen for one of lower
     ///     priority, and a higher priority is real before any audibility of a lower one.
-    ///   - loops: 0 plays once, N plays N+1 times, -1 loops until stopped.
+    ///   - loops: 0 plays once, N plays N+1 times, -1 loops until stopped (``Voice/loopsRange``).
     ///   - bus: the bus it plays through; the effects bus by default.
     /// - Throws: ``SoundStageError/Code-swift.struct/voiceRefused`` when the sound's rules or a
-    ///   full pool refuse the play (the reason says which),
+    ///   full pool refuse the play (the reason says which; a refused play steals nothing),
+    ///   ``SoundStageError/Code-swift.struct/invalidState`` during an interruption (as
+    ///   ``Player/play()``),
     ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a value out of range or a bus
     ///   of another engine.
     @discardableResult
     public func play(_ sound: Sound, at position: SIMD3<Float>? = nil, volume: Float = 1, pitch: Float = 1, priority: Int = 128,
                      loops: Int = 0, bus: Bus? = nil, options: VoiceOptions = VoiceOptions()) throws -> Voice {
         let member = "play(\(sound.label))"
-        try checkVoice(position: position, volume: volume, pitch: pitch, priority: priority, bus: bus, options: options, member)
+        try checkVoice(position: position, volume: volume, pitch: pitch, priority: priority, loops: loops, bus: bus, options: options, member)
         let request = VoiceRequest(position: position, volume: volume, pitch: pitch, priority: UInt8(priority),
                                    plays: loops < 0 ? -1 : loops + 1, bus: (bus ?? effectsBus).index, options: options)
         return try OpenAL.lock.withLock { held in
+            if isInterrupted(held) {
+                throw failure(.invalidState, member, "the audio is interrupted; voices and players play again when the interruption ends")
+            }
             let (voice, ducking) = try voices.play(held, sound, request, context: context, nowFrame: currentFrame,
                                                    nowSeconds: currentTime, member: member)
             if ducking { busesChanged(held) }
@@ -40,13 +45,14 @@ extension AudioEngine {
         }
     }
 
-    private func checkVoice(position: SIMD3<Float>?, volume: Float, pitch: Float, priority: Int, bus: Bus?,
+    private func checkVoice(position: SIMD3<Float>?, volume: Float, pitch: Float, priority: Int, loops: Int, bus: Bus?,
                             options: VoiceOptions, _ member: String) throws {
         var problems: [String] = []
         if let position, !position.isFinite { problems.append("the position must be finite") }
         if !volume.isFinite || !Voice.volumeRange.contains(volume) { problems.append("the volume must be in \(Voice.volumeRange)") }
         if !pitch.isFinite || !Voice.pitchRange.contains(pitch) { problems.append("the pitch must be in \(Voice.pitchRange)") }
         if !Voice.priorityRange.contains(priority) { problems.append("the priority must be in \(Voice.priorityRange)") }
+        if !Voice.loopsRange.contains(loops) { problems.append("loops must be -1 (forever) or 0...\(Voice.loopsRange.upperBound), got \(loops)") }
         if let bus, bus.pool !== voices { problems.append("\(bus) belongs to another engine") }
         let distances = [options.referenceDistance, options.maxDistance, options.rolloffFactor]
         if distances.contains(where: { !$0.isFinite || $0 < 0 }) {

@@ -55,7 +55,9 @@ public struct Bus: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Silences the bus and everything under it, at once; its voices go on (and keep time).
+    /// Silences the bus and everything under it, at once. Its voices go on: they give their
+    /// sources up to audible voices and keep time, whatever their ``VoiceOptions/whenVirtual``
+    /// (a muted voice is not culled), and come back in phase when unmuted.
     public var isMuted: Bool {
         get { pool.readBus(self) { $0.isMuted } }
         nonmutating set { pool.changeBus(self) { $0.isMuted = newValue } }

@@ -16,6 +16,8 @@ struct BusState {
     var gain: Float = 1
     /// Whether it or a bus above it is paused.
     var isPausedInTree = false
+    /// Whether it or a bus above it is muted (its voices are virtual and keep time).
+    var isMutedInTree = false
     /// The ducking applied to it at the last refresh, in dB (0 or less).
     var duckDB: Float = 0
     /// Whether its level is measured each tick.

@@ -114,6 +114,12 @@ extension VoicePool {
     /// the new gains to the real voices.
     func refreshBuses(_ s: inout VoicePoolState, nowSeconds now: Double) {
         let ahead = now + tickSeconds
+        // Pauses and mutes first: whether a trigger plays depends on them.
+        for b in s.buses.indices {
+            let parent = Int(s.buses[b].parent)
+            s.buses[b].isPausedInTree = s.buses[b].isPaused || (parent >= 0 && s.buses[parent].isPausedInTree)
+            s.buses[b].isMutedInTree = s.buses[b].isMuted || (parent >= 0 && s.buses[parent].isMutedInTree)
+        }
         var duckDB = [Float](repeating: 0, count: s.buses.count)
         for k in s.ducking.indices {
             let d = s.ducking[k]
@@ -133,11 +139,16 @@ extension VoicePool {
                 if ahead >= fade.startSeconds + fade.durationSeconds { s.buses[b].fade = nil }
             }
             let parent = Int(s.buses[b].parent)
-            let (parentGain, parentPaused) = parent >= 0 ? (s.buses[parent].gain, s.buses[parent].isPausedInTree) : (1, false)
+            let parentGain: Float = parent >= 0 ? s.buses[parent].gain : 1
             let own = s.buses[b].isMuted ? 0 : s.buses[b].volume
             s.buses[b].duckDB = duckDB[b]
             s.buses[b].gain = parentGain * own * powf(10, duckDB[b] / 20)
-            s.buses[b].isPausedInTree = parentPaused || s.buses[b].isPaused
+        }
+        // A paused bus (or an interruption) silences its real voices at once, as it pauses
+        // its players: they give their sources up and wait.
+        for r in s.reals.indices.reversed() {
+            let i = Int(s.reals[r].slot)
+            if s.interrupted || s.buses[Int(s.slots[i].bus)].isPausedInTree { makeVirtual(&s, i, fade: true) }
         }
         for r in s.reals.indices { writeGain(&s, r) }
     }

@@ -24,7 +24,9 @@ extension VoicePool {
             var windows = players
             for real in s.reals {
                 let slot = s.slots[Int(real.slot)]
-                let sound = s.sounds[Int(slot.sound)].sound
+                guard let sound = s.sounds[Int(slot.sound)].playing else { continue }
+                // A looping voice is not refilled by the tick; this keeps its wrap count for the window.
+                if real.feed.isExhausted { _ = try? real.feed.refill(real.source) }
                 let offset = real.source.get(.sampleOffset)
                 let frames = max(1, Int(seconds * Double(sound.sampleRate) * Double(slot.pitch)))
                 let samples = real.feed.samples(endingAtQueueOffset: offset, soundFrame: real.feed.frame(atQueueOffset: offset), frames: frames)

@@ -35,6 +35,8 @@ extension Player {
     /// Pauses a playing player whose bus is paused, and resumes one its bus paused once the
     /// bus plays again.
     func followBus(_ held: borrowing LockHeld, paused: Bool) {
+        // An interruption holds every player; the bus resumes them only once it ends.
+        if !paused, engineRef?.isInterrupted(held) == true { return }
         let resumed = state.withLockedValue(held) { s -> Bool in
             if paused, s.status == .playing, let source = s.source {
                 guard !settleEnded(&s, held) else { return false }

@@ -164,6 +164,7 @@ extension Player {
 
     /// Sets the source's gain: the volume times the bus's gain.
     func applyGain(_ s: inout PlayerState, busGain: Float) throws {
+        s.appliedBusGain = busGain
         try s.source?.set(.gain, to: s.settings.volume * busGain)
     }
 

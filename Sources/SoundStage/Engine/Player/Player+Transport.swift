@@ -109,7 +109,11 @@ extension Player {
             // The source comes from the engine's pool, as a pinned voice's would.
             let source = try s.source ?? engine.voices.lendSource(held, in: context)
             s.source = source
-            if s.isEngaged || s.pendingStart != nil { return source }
+            if s.isEngaged || s.pendingStart != nil {
+                // Fed already: only the bus may have changed since (a bus unmuted meanwhile).
+                if s.appliedBusGain != busGain { try applyGain(&s, busGain: busGain) }
+                return source
+            }
             try feed(&s, source, from: s.startFrame)
             try applyGain(&s, busGain: busGain)
             try applyPan(&s)

@@ -7,7 +7,7 @@ import Foundation
 enum Audibility {
     /// The audibility of a voice in `slot` whose bus gives `busGain`, heard by `listener`.
     @inline(__always)
-    static func of(_ slot: VoiceSlot, busGain: Float, listener: ListenerSnapshot) -> Float {
+    static func of(_ slot: borrowing VoiceSlot, busGain: Float, listener: ListenerSnapshot) -> Float {
         var gain = slot.volume * busGain
         if gain <= 0 { return 0 }
         if slot.positioned {

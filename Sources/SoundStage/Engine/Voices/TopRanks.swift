@@ -1,51 +1,70 @@
 /// Picks the `capacity` highest ranks out of many in one pass: a min-heap of the best so
 /// far, whose smallest is thrown out when a better one comes. Ties go to the lower slot.
-struct TopRanks {
-    private(set) var ranks: [UInt64] = []
-    private(set) var slots: [Int32] = []
+/// Its storage is allocated once and used in place (no copy-on-write checks in the loop
+/// every voice goes through).
+struct TopRanks: ~Copyable {
+    private let ranks: UnsafeMutablePointer<UInt64>
+    private let indices: UnsafeMutablePointer<Int32>
+    private var count = 0
     let capacity: Int
 
     init(capacity: Int) {
-        self.capacity = capacity
-        ranks.reserveCapacity(capacity)
-        slots.reserveCapacity(capacity)
+        self.capacity = max(0, capacity)
+        ranks = .allocate(capacity: max(1, capacity))
+        indices = .allocate(capacity: max(1, capacity))
     }
 
-    /// Whether (a, i) ranks below (b, j).
+    deinit {
+        ranks.deallocate()
+        indices.deallocate()
+    }
+
+    /// The slots kept, in no particular order.
+    var slots: [Int32] { Array(UnsafeBufferPointer(start: indices, count: count)) }
+
+    /// Whether entry `a` ranks below entry `b`.
     @inline(__always)
-    private static func below(_ a: UInt64, _ i: Int32, _ b: UInt64, _ j: Int32) -> Bool {
-        a < b || (a == b && i > j)
+    private func below(_ a: Int, _ b: Int) -> Bool {
+        ranks[a] < ranks[b] || (ranks[a] == ranks[b] && indices[a] > indices[b])
+    }
+
+    @inline(__always)
+    private func swap(_ a: Int, _ b: Int) {
+        let r = ranks[a], i = indices[a]
+        ranks[a] = ranks[b]
+        indices[a] = indices[b]
+        ranks[b] = r
+        indices[b] = i
     }
 
     @inline(__always)
     mutating func offer(_ rank: UInt64, slot: Int32) {
         guard capacity > 0 else { return }
-        if ranks.count < capacity {
-            ranks.append(rank)
-            slots.append(slot)
-            var c = ranks.count - 1
+        if count < capacity {
+            ranks[count] = rank
+            indices[count] = slot
+            var c = count
+            count += 1
             while c > 0 {
                 let p = (c - 1) / 2
-                guard Self.below(ranks[c], slots[c], ranks[p], slots[p]) else { break }
-                ranks.swapAt(c, p)
-                slots.swapAt(c, p)
+                guard below(c, p) else { break }
+                swap(c, p)
                 c = p
             }
             return
         }
-        guard Self.below(ranks[0], slots[0], rank, slot) else { return }
+        // Full: the newcomer must beat the smallest kept.
+        guard ranks[0] < rank || (ranks[0] == rank && indices[0] > slot) else { return }
         ranks[0] = rank
-        slots[0] = slot
+        indices[0] = slot
         var p = 0
-        let n = ranks.count
         while true {
             let l = 2 * p + 1, r = l + 1
             var m = p
-            if l < n, Self.below(ranks[l], slots[l], ranks[m], slots[m]) { m = l }
-            if r < n, Self.below(ranks[r], slots[r], ranks[m], slots[m]) { m = r }
+            if l < count, below(l, m) { m = l }
+            if r < count, below(r, m) { m = r }
             if m == p { break }
-            ranks.swapAt(p, m)
-            slots.swapAt(p, m)
+            swap(p, m)
             p = m
         }
     }

@@ -117,8 +117,10 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
     public static let volumeRange: ClosedRange<Float> = 0...1
     /// The allowed ``pitch`` values.
     public static let pitchRange: ClosedRange<Float> = 0.25...4
-    /// The allowed priorities: higher wins (see ``VoiceOptions/priority``).
+    /// The allowed priorities: higher wins.
     public static let priorityRange: ClosedRange<Int> = 0...255
+    /// The allowed `loops` of a play: -1 forever, 0 once, N plays N+1 times.
+    public static let loopsRange: ClosedRange<Int> = -1...1_000_000_000
 
     /// Moves the voice (nil: unpositioned, at the listener).
     ///

@@ -44,7 +44,7 @@ extension VoicePool {
             slot.sound = Int32(entry)
             slot.bus = request.bus
             slot.step = Double(sound.sampleRate) / Double(context.frequency)
-            slot.length = request.plays < 0 ? .infinity : Double(request.plays * sound.frameCount)
+            slot.length = request.plays < 0 ? .infinity : Double(request.plays) * Double(sound.frameCount)
             slot.startFrame = nowFrame
             // Playheads are as of the last tick: this voice starts that long after it.
             slot.playhead = -Double(nowFrame - s.clockFrame) * slot.step * Double(slot.pitch)
@@ -53,28 +53,35 @@ extension VoicePool {
 
             let audible = slot.isPinned || slot.audibility >= s.configuration.audibilityFloor
             let weakest = weakestReal(s)
-            let becomesReal = audible && !s.buses[Int(slot.bus)].isPausedInTree
+            let bus = s.buses[Int(slot.bus)]
+            let becomesReal = audible && !bus.isPausedInTree && !bus.isMutedInTree
                 && (s.reals.count < voiceCapacity(s) || weakest.map { $0.rank < slot.rank } ?? false)
-            if !becomesReal, slot.whenVirtual == .stop {
+            if !becomesReal, slot.whenVirtual == .stop, !bus.isMutedInTree, !bus.isPausedInTree {
                 s.refused += 1
                 throw failure(.voiceRefused, member, "\(sound) would start virtual (quieter than the \(s.realLimit) real voices) and its options say stop when virtual")
             }
+            // Whom the play would steal, found before anyone is stolen: a refused play
+            // takes nothing.
+            var victims: [Int] = []
             if let limit = rules.maxInstances, s.sounds[entry].voices.count >= limit {
-                try makeRoom(&s, entry: entry, limit: limit, policy: rules.whenFull, member: member)
+                victims.append(try roomVictim(&s, entry: entry, limit: limit, policy: rules.whenFull, for: slot, member: member))
             }
-            if s.live >= s.configuration.maxVoices {
-                guard let victim = weakestVoice(s), s.slots[victim].rank < slot.rank else {
+            if s.live - victims.count >= s.configuration.maxVoices {
+                guard let victim = weakestVoice(s, except: victims), s.slots[victim].rank < slot.rank else {
                     s.refused += 1
                     throw failure(.voiceRefused, member, "all \(s.configuration.maxVoices) voices play, none less important or less audible than \(sound)")
                 }
-                end(&s, victim, .stolen)
+                victims.append(victim)
             }
+            for victim in victims { end(&s, victim, .stolen) }
 
             let i = takeSlot(&s)
             slot.generation = s.slots[i].generation
             slot.previousEnd = s.slots[i].previousEnd
             slot.phase = .playing
             s.slots[i] = slot
+            s.sounds[entry].playing = sound
+            s.slots[i].soundPosition = Int32(s.sounds[entry].voices.count)
             s.sounds[entry].voices.append(Int32(i))
             s.sounds[entry].lastStart = nowSeconds
             s.buses[Int(slot.bus)].playingVoices += 1
@@ -96,26 +103,29 @@ extension VoicePool {
     func weakestReal(_ s: VoicePoolState) -> (real: Int, rank: UInt64)? {
         var best: (real: Int, rank: UInt64)?
         for r in s.reals.indices {
-            let slot = s.slots[Int(s.reals[r].slot)]
-            if slot.isPinned { continue }
-            if best == nil || slot.rank < best!.rank { best = (r, slot.rank) }
+            let i = Int(s.reals[r].slot)
+            if s.slots[i].isPinned { continue }
+            if best == nil || s.slots[i].rank < best!.rank { best = (r, s.slots[i].rank) }
         }
         return best
     }
 
-    /// The live, unpinned voice ranked lowest (the first stolen).
-    private func weakestVoice(_ s: VoicePoolState) -> Int? {
+    /// The live, unpinned voice ranked lowest (the first stolen), other than `excluded`.
+    private func weakestVoice(_ s: VoicePoolState, except excluded: [Int]) -> Int? {
         var best: Int?
-        for i in s.slots.indices where s.slots[i].isLive && !s.slots[i].isPinned {
+        for i in s.slots.indices where s.slots[i].isLive && !s.slots[i].isPinned && !excluded.contains(i) {
             if best == nil || s.slots[i].rank < s.slots[best!].rank { best = i }
         }
         return best
     }
 
-    /// Frees an instance of a sound at its limit, or refuses.
-    private func makeRoom(_ s: inout VoicePoolState, entry: Int, limit: Int, policy: InstancePolicy, member: String) throws {
-        let voices = s.sounds[entry].voices.map(Int.init)
-        let sound = s.sounds[entry].sound
+    /// The instance of a sound at its limit that makes room for `newcomer`, or a refusal: a
+    /// pinned voice, or one of higher priority than the newcomer, is never taken.
+    private func roomVictim(_ s: inout VoicePoolState, entry: Int, limit: Int, policy: InstancePolicy, for newcomer: VoiceSlot,
+                            member: String) throws -> Int {
+        let all = s.sounds[entry].voices.map(Int.init)
+        let voices = all.filter { !s.slots[$0].isPinned && s.slots[$0].priority <= newcomer.priority }
+        let sound = s.sounds[entry].label
         let victim: Int?
         switch policy {
         case .refuse: victim = nil
@@ -124,16 +134,22 @@ extension VoicePool {
         }
         guard let victim else {
             s.refused += 1
-            throw failure(.voiceRefused, member, "\(sound) already has \(voices.count) voices, its limit is \(limit)")
+            let why = policy == .refuse ? "" : voices.isEmpty ? "; each is pinned or more important than this play" : ""
+            throw failure(.voiceRefused, member, "\(sound) already has \(all.count) voices, its limit is \(limit)\(why)")
         }
-        end(&s, victim, .stolen)
+        return victim
     }
 
-    /// The sound's entry, made on its first play.
+    /// The sound's entry, made on its first play (or rules).
     func register(_ s: inout VoicePoolState, _ sound: Sound) -> Int {
         let key = ObjectIdentifier(sound)
-        if let i = s.soundIndex[key] { return Int(i) }
-        s.sounds.append(SoundEntry(sound: sound))
+        if let i = s.soundIndex[key] {
+            if s.sounds[Int(i)].sound === sound { return Int(i) }
+            // A new sound where one that is gone was (it had no voices left): its place.
+            s.sounds[Int(i)] = SoundEntry(sound: sound, label: sound.label)
+            return Int(i)
+        }
+        s.sounds.append(SoundEntry(sound: sound, label: sound.label))
         s.soundIndex[key] = Int32(s.sounds.count - 1)
         return s.sounds.count - 1
     }
@@ -148,23 +164,36 @@ extension VoicePool {
             throw failure(.invalidArgument, member, "the audibility floor must be in 0...1, got \(configuration.audibilityFloor)")
         }
         let granted = context.sourceLimit
-        let real: Int
-        if let asked = configuration.realVoices {
-            guard (0...granted).contains(asked) else {
-                throw failure(.invalidArgument, member, "realVoices must be in 0...\(granted) (the context's sources), got \(asked)")
-            }
-            real = asked
-        } else {
-            guard (0..<granted).contains(configuration.reservedSources) else {
-                throw failure(.invalidArgument, member, "reservedSources must be in 0..<\(granted), got \(configuration.reservedSources)")
-            }
-            real = (granted - configuration.reservedSources) * 7 / 8
+        if let asked = configuration.realVoices, !(0...granted).contains(asked) {
+            throw failure(.invalidArgument, member, "realVoices must be in 0...\(granted) (the context's sources), got \(asked)")
+        }
+        if configuration.realVoices == nil, !(0..<granted).contains(configuration.reservedSources) {
+            throw failure(.invalidArgument, member, "reservedSources must be in 0..<\(granted), got \(configuration.reservedSources)")
         }
         s.configuration = configuration
-        s.realLimit = real
-        s.sourceLimit = min(granted, real + max(1, real / 4))
+        resize(&s, context: context)
         s.generator = SeededGenerator(seed: configuration.seed)
         s.isConfigured = true
+    }
+
+    /// Works out the pool's sizes from its configuration and what `context` grants (on
+    /// configuring, and on moving to a device that may grant another number), and lets go of
+    /// spare sources beyond them.
+    ///
+    /// By default the pool keeps ``VoiceConfiguration/reservedSources`` free and uses the rest:
+    /// 7/8 of it for real voices, 1/8 for voices fading out. Asked for a number of real
+    /// voices, it adds a quarter of that for fading (within what the context grants).
+    func resize(_ s: inout VoicePoolState, context: AudioContext) {
+        let granted = context.sourceLimit
+        if let asked = s.configuration.realVoices {
+            s.realLimit = min(asked, granted)
+            s.sourceLimit = min(granted, s.realLimit + max(1, s.realLimit / 4))
+        } else {
+            let usable = max(0, granted - s.configuration.reservedSources)
+            s.realLimit = usable * 7 / 8
+            s.sourceLimit = usable
+        }
+        trimSpares(&s)
     }
 
     /// A duration in milliseconds, for messages.

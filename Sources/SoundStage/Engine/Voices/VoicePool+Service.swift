@@ -2,11 +2,13 @@ import Foundation
 
 extension VoicePool {
     /// One service tick: every playhead moves on to `nowFrame` (virtual ones keep time
-    /// unless their options say wait), virtual voices that reached their end finish, every
-    /// voice is ranked (pinned first, then priority, then audibility), the top
-    /// ``VoicePoolState/realLimit`` get sources and the rest give theirs up, and real
-    /// voices are refilled and checked for their end.
-    /// The buses were refreshed for this tick just before (``refreshBuses(_:nowSeconds:players:)``).
+    /// unless their options say wait), voices that reached their end while virtual finish,
+    /// every voice is ranked (pinned first, then priority, then audibility), the top ones get
+    /// sources and the rest give theirs up, `.stop` voices left virtual end, and real voices
+    /// are refilled and checked for their end.
+    ///
+    /// The engine refreshes the buses right after (``refreshBuses(_:nowSeconds:players:)``), so
+    /// ranking uses the gains the last refresh worked out for this tick.
     func service(_ held: borrowing LockHeld, context: AudioContext, nowFrame: Int) {
         let listener = ListenerSnapshot(position: context.listener.get(.position), gain: context.listener.get(.gain),
                                         model: context.get(.distanceModel))
@@ -16,61 +18,77 @@ extension VoicePool {
             releaseLeaving(&s)
             let elapsed = Double(max(0, nowFrame - s.clockFrame))
             s.clockFrame = nowFrame
-            let (ended, chosen) = rank(&s, elapsed: elapsed)
-            for i in ended { end(&s, i, .finished, fade: false) }
-            choose(&s, chosen, context: context)
+            let ranked = rank(&s, elapsed: elapsed)
+            for i in ranked.ended { end(&s, i, .finished, fade: false) }
+            choose(&s, ranked.chosen, context: context)
+            // A `.stop` voice that is virtual now (not chosen, or no source for it) ends.
+            for i in ranked.stopping where s.slots[i].isLive && s.slots[i].real < 0 { end(&s, i, .culled) }
             settleReals(&s, outputFrames: tickSeconds * Double(context.frequency))
         }
     }
 
-    /// Moves every playhead on by `elapsed` output frames and ranks every voice; returns the
-    /// virtual voices that have played out, and the slots ranked highest. The loop every
-    /// voice goes through each tick.
-    private func rank(_ s: inout VoicePoolState, elapsed: Double) -> (ended: [Int], chosen: [Int32]) {
+    /// What one pass over the voices found.
+    private struct Ranking {
+        /// Virtual voices that reached their end.
+        var ended: [Int] = []
+        /// The slots ranked highest.
+        var chosen: [Int32] = []
+        /// `.stop` voices that may not stay virtual.
+        var stopping: [Int] = []
+    }
+
+    /// Moves every playhead on by `elapsed` output frames and ranks every voice. The loop
+    /// every voice goes through each tick.
+    ///
+    /// A voice that waits (paused, its bus paused, an interruption) does not move and keeps
+    /// only its tier (pinned, priority) in its rank, so it is never taken for a less important
+    /// one. A voice on a muted bus is virtual and keeps time whatever its options, and is
+    /// never culled for being muted.
+    private func rank(_ s: inout VoicePoolState, elapsed: Double) -> Ranking {
         let gains = s.buses.map(\.gain)
-        let paused = s.buses.map(\.isPausedInTree)
+        let waiting = s.buses.map { s.interrupted || $0.isPausedInTree }
+        let muted = s.buses.map(\.isMutedInTree)
         let listener = s.listener
         let floor = s.configuration.audibilityFloor
         var top = TopRanks(capacity: voiceCapacity(s))
-        var ended: [Int] = []
-        s.slots.withUnsafeMutableBufferPointer { slots in
-            for i in slots.indices where slots[i].phase == .playing {
-                let bus = Int(slots[i].bus)
-                if slots[i].isPaused || paused[bus] {
-                    slots[i].rank = 0
-                    continue
-                }
-                let real = slots[i].real >= 0
-                if real || slots[i].whenVirtual == .keepTime {
-                    slots[i].playhead += elapsed * slots[i].step * Double(slots[i].pitch)
-                    if !real, slots[i].playhead >= slots[i].length {
-                        ended.append(i)
+        var ranking = Ranking()
+        gains.withUnsafeBufferPointer { gains in waiting.withUnsafeBufferPointer { waiting in muted.withUnsafeBufferPointer { muted in
+            s.slots.withUnsafeMutableBufferPointer { slots in
+                for i in slots.indices where slots[i].phase == .playing {
+                    let bus = Int(slots[i].bus)
+                    if slots[i].isPaused || waiting[bus] {
+                        slots[i].rank = Audibility.rank(priority: slots[i].priority, audibility: 0, pinned: slots[i].isPinned)
                         continue
                     }
+                    let real = slots[i].real >= 0
+                    if real || slots[i].whenVirtual != .pause || muted[bus] {
+                        slots[i].playhead += elapsed * slots[i].step * Double(slots[i].pitch)
+                    }
+                    if !real, slots[i].playhead >= slots[i].length {
+                        ranking.ended.append(i)
+                        continue
+                    }
+                    let audibility = muted[bus] ? 0 : Audibility.of(slots[i], busGain: gains[bus], listener: listener)
+                    let rank = Audibility.rank(priority: slots[i].priority, audibility: audibility, pinned: slots[i].isPinned)
+                    slots[i].audibility = audibility
+                    slots[i].rank = rank
+                    guard !muted[bus] else { continue }
+                    if audibility >= floor || slots[i].isPinned { top.offer(rank, slot: Int32(i)) }
+                    if slots[i].whenVirtual == .stop { ranking.stopping.append(i) }
                 }
-                let audibility = Audibility.of(slots[i], busGain: gains[bus], listener: listener)
-                let rank = Audibility.rank(priority: slots[i].priority, audibility: audibility, pinned: slots[i].isPinned)
-                slots[i].audibility = audibility
-                slots[i].rank = rank
-                if audibility >= floor || slots[i].isPinned { top.offer(rank, slot: Int32(i)) }
             }
-        }
-        return (ended, top.slots)
+        } } }
+        ranking.chosen = top.slots
+        return ranking
     }
 
-    /// Gives the chosen voices sources and takes them from the others.
+    /// Gives the chosen voices sources and takes them from the others (they fade out).
     private func choose(_ s: inout VoicePoolState, _ chosen: [Int32], context: AudioContext) {
         if s.chosen.count < s.slots.count { s.chosen.append(contentsOf: repeatElement(false, count: s.slots.count - s.chosen.count)) }
         for i in chosen { s.chosen[Int(i)] = true }
         for r in s.reals.indices.reversed() {
             let i = Int(s.reals[r].slot)
-            guard !s.chosen[i] else { continue }
-            let slot = s.slots[i]
-            if slot.whenVirtual == .stop, !slot.isPaused, !s.buses[Int(slot.bus)].isPausedInTree {
-                end(&s, i, .culled)
-            } else {
-                makeVirtual(&s, i, fade: true)
-            }
+            if !s.chosen[i] { makeVirtual(&s, i, fade: true) }
         }
         for i in chosen.map(Int.init) {
             s.chosen[i] = false
@@ -85,9 +103,9 @@ extension VoicePool {
     private func settleReals(_ s: inout VoicePoolState, outputFrames: Double) {
         var finished: [Int] = []
         for r in s.reals.indices {
-            let slot = s.slots[Int(s.reals[r].slot)]
-            let margin = 2 * outputFrames * slot.step * Double(slot.pitch)
-            if s.reals[r].feed.isExhausted, slot.playhead < slot.length - margin { continue }
+            let i = Int(s.reals[r].slot)
+            let margin = 2 * outputFrames * s.slots[i].step * Double(s.slots[i].pitch)
+            if s.slots[i].playhead < s.slots[i].length - margin, s.reals[r].feed.isExhausted { continue }
             let outcome = s.reals[r].feed.settle(s.reals[r].source, isOffline: isOffline)
             if let decodeError = outcome.decodeError { s.errors.append(decodeError) }
             s.errors.append(contentsOf: outcome.errors)

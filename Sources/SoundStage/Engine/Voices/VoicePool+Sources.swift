@@ -8,12 +8,17 @@ extension VoicePool {
     func makeReal(_ s: inout VoicePoolState, _ i: Int, in context: AudioContext) -> Bool {
         guard s.reals.count < voiceCapacity(s), let source = takeSource(&s, in: context) else { return false }
         let slot = s.slots[i]
-        let sound = s.sounds[Int(slot.sound)].sound
+        guard let sound = s.sounds[Int(slot.sound)].playing else { return false }
         let frames = max(1, sound.frameCount)
         let played = Int(max(0, slot.playhead).rounded(.down))
         let plays = slot.length.isInfinite ? -1 : Int(slot.length) / frames - played / frames
+        guard plays != 0 else {
+            // It reached its end while it waited: it is done.
+            recycle(&s, source)
+            end(&s, i, .finished, fade: false)
+            return false
+        }
         do {
-            guard plays != 0 else { throw failure(.invalidState, "makeReal", "\(sound) has played out") }
             let feed = try sound.makeFeed(plays: plays, in: context)
             try feed.attach(to: source, atFrame: played % frames)
             s.reals.append(RealVoice(slot: Int32(i), source: source, feed: feed, gain: -1))
@@ -96,6 +101,15 @@ extension VoicePool {
         let leaving = s.leaving
         s.leaving.removeAll()
         for source in leaving { recycle(&s, source) }
+        trimSpares(&s)
+    }
+
+    /// Lets go of spare sources beyond the pool's size (it shrank): the context gets them back.
+    func trimSpares(_ s: inout VoicePoolState) {
+        while s.sourcesMade > s.sourceLimit, !s.spare.isEmpty {
+            s.spare.removeLast()
+            s.sourcesMade -= 1
+        }
     }
 
     /// The engine moved to another device: every source (on the old one) is dropped, real
@@ -104,10 +118,12 @@ extension VoicePool {
     func moved(_ held: borrowing LockHeld, from oldRate: Int, to newRate: Int) {
         state.withLockedValue(held) { s in
             dropSources(&s)
+            if s.isConfigured, let context = s.engine?.context { resize(&s, context: context) }
             guard oldRate != newRate, oldRate > 0, newRate > 0 else { return }
             s.clockFrame = Int((Double(s.clockFrame) * Double(newRate) / Double(oldRate)).rounded())
             for i in s.slots.indices where s.slots[i].isLive {
-                s.slots[i].step = Double(s.sounds[Int(s.slots[i].sound)].sound.sampleRate) / Double(newRate)
+                let rate = s.sounds[Int(s.slots[i].sound)].playing?.sampleRate ?? newRate
+                s.slots[i].step = Double(rate) / Double(newRate)
             }
         }
     }
@@ -166,8 +182,8 @@ extension VoicePool {
 
     /// Writes real voice `r`'s gain (its volume times its bus) when it changed.
     func writeGain(_ s: inout VoicePoolState, _ r: Int) {
-        let slot = s.slots[Int(s.reals[r].slot)]
-        let gain = slot.volume * s.buses[Int(slot.bus)].gain
+        let i = Int(s.reals[r].slot)
+        let gain = s.slots[i].volume * s.buses[Int(s.slots[i].bus)].gain
         guard gain != s.reals[r].gain else { return }
         do { try s.reals[r].source.set(.gain, to: gain) } catch { s.errors.append(error) }
         s.reals[r].gain = gain

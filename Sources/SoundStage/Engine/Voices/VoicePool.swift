@@ -34,6 +34,8 @@ struct VoicePoolState {
     var listener = ListenerSnapshot()
     var stolen = 0
     var refused = 0
+    /// Set during an interruption: every voice waits, as under a paused bus.
+    var interrupted = false
     /// Errors met where no caller can catch them, for the engine to post at its tick.
     var errors: [any Error] = []
     /// Scratch for the tick: which slots were chosen to be real.
@@ -99,7 +101,15 @@ final class VoicePool: Sendable {
     func end(_ s: inout VoicePoolState, _ i: Int, _ why: VoiceEnd, fade: Bool = true) {
         if s.slots[i].real >= 0 { makeVirtual(&s, i, fade: fade) }
         let sound = Int(s.slots[i].sound)
-        if let k = s.sounds[sound].voices.firstIndex(of: Int32(i)) { s.sounds[sound].voices.swapAt(k, s.sounds[sound].voices.count - 1); s.sounds[sound].voices.removeLast() }
+        let k = Int(s.slots[i].soundPosition), last = s.sounds[sound].voices.count - 1
+        if k >= 0, k <= last {
+            let moved = s.sounds[sound].voices[last]
+            s.sounds[sound].voices[k] = moved
+            s.slots[Int(moved)].soundPosition = Int32(k)
+            s.sounds[sound].voices.removeLast()
+        }
+        // The pool keeps a sound only while it has voices: a sound the game lets go of goes.
+        if s.sounds[sound].voices.isEmpty { s.sounds[sound].playing = nil }
         if !s.slots[i].isPaused { s.buses[Int(s.slots[i].bus)].playingVoices -= 1 }
         if why == .stolen { s.stolen += 1 }
         s.slots[i].phase = .free
@@ -122,7 +132,7 @@ final class VoicePool: Sendable {
         guard voice.pool === self, i < s.slots.count else { return .ended(.unknown) }
         let slot = s.slots[i]
         if slot.generation == voice.generation, slot.isLive {
-            if slot.isPaused || s.buses[Int(slot.bus)].isPausedInTree { return .paused }
+            if isHeld(s, slot) { return .paused }
             return slot.real >= 0 ? .real : .virtual
         }
         return slot.generation == voice.generation &+ 1 ? .ended(slot.previousEnd) : .ended(.unknown)
@@ -171,8 +181,23 @@ final class VoicePool: Sendable {
     func soundLabel(of voice: Voice) -> String? {
         state.withLockedValue { s in
             let i = Int(voice.index)
-            guard i < s.slots.count, s.slots[i].sound >= 0, Int(s.slots[i].sound) < s.sounds.count else { return nil }
-            return s.sounds[Int(s.slots[i].sound)].sound.label
+            guard i < s.slots.count, s.slots[i].generation == voice.generation, s.slots[i].sound >= 0,
+                  Int(s.slots[i].sound) < s.sounds.count else { return nil }
+            return s.sounds[Int(s.slots[i].sound)].label
+        }
+    }
+
+    /// Whether a live voice waits: paused by the game, by its bus, or by an interruption.
+    func isHeld(_ s: VoicePoolState, _ slot: VoiceSlot) -> Bool {
+        slot.isPaused || s.interrupted || s.buses[Int(slot.bus)].isPausedInTree
+    }
+
+    /// Starts or ends an interruption for the voices: they wait, silenced at once, and play
+    /// on from where they were when it ends.
+    func setInterrupted(_ held: borrowing LockHeld, _ interrupted: Bool, nowSeconds: Double) {
+        state.withLockedValue(held) { s in
+            s.interrupted = interrupted
+            refreshBuses(&s, nowSeconds: nowSeconds)
         }
     }
 
@@ -189,11 +214,7 @@ final class VoicePool: Sendable {
         state.withLockedValue(held) { s in
             for i in s.slots.indices where s.slots[i].isLive { end(&s, i, why, fade: false) }
             releaseLeaving(&s)
-            if why == .engineGone {
-                dropSources(&s)
-                s.sounds.removeAll()
-                s.soundIndex.removeAll()
-            }
+            if why == .engineGone { dropSources(&s) }
         }
     }
 
@@ -201,7 +222,7 @@ final class VoicePool: Sendable {
     var counts: VoiceCounts {
         state.withLockedValue { s in
             var paused = 0
-            for slot in s.slots where slot.isLive && (slot.isPaused || s.buses[Int(slot.bus)].isPausedInTree) { paused += 1 }
+            for slot in s.slots where slot.isLive && slot.real < 0 && isHeld(s, slot) { paused += 1 }
             return VoiceCounts(playing: s.live, real: s.reals.count, virtual: s.live - s.reals.count - paused, paused: paused,
                                stolen: s.stolen, refused: s.refused, players: s.lent)
         }

@@ -34,11 +34,13 @@ public enum InstancePolicy: String, Sendable, Hashable, CaseIterable {
 
 /// The size of an engine's voice pool: see ``AudioEngine/configureVoices(_:)``.
 public struct VoiceConfiguration: Sendable, Hashable {
-    /// How many voices may be real (hold an OpenAL source) at once; nil: what the context
-    /// grants less ``reservedSources``, less a quarter-sized margin the pool keeps for voices
-    /// fading out (7/8 of the rest).
+    /// How many voices may be real (hold an OpenAL source) at once, players' sources
+    /// included (a player counts as a pinned voice); nil: 7/8 of what the context grants less
+    /// ``reservedSources``, the other 1/8 kept for voices fading out. Asked for a number, the
+    /// pool adds a quarter of it for fading, within what the context grants.
     public var realVoices: Int?
-    /// Sources left for players and the game's own sources when ``realVoices`` is nil.
+    /// Sources the pool never takes when ``realVoices`` is nil: left for the game's own
+    /// ``AudioSource``s (and for players beyond the pool's real voices).
     public var reservedSources: Int
     /// How many voices may play at once, real and virtual; past it the least important,
     /// least audible voice is stolen, or the play refused.

@@ -15,8 +15,10 @@ struct VoiceSlot {
     var priority: UInt8 = 128
     /// Why the previous generation ended (for old handles).
     var previousEnd = VoiceEnd.unknown
-    /// The entry of the sound in ``VoicePoolState/sounds``.
+    /// The entry of the sound in ``VoicePoolState/sounds``, and where this voice is in the
+    /// entry's list (so ending it is one swap, not a search).
     var sound: Int32 = -1
+    var soundPosition: Int32 = -1
     var bus: Int32 = 0
     /// Index in ``VoicePoolState/reals`` while real, -1 while virtual.
     var real: Int32 = -1
@@ -56,9 +58,15 @@ struct RealVoice {
     var gain: Float
 }
 
-/// What the pool knows of a sound its voices play: the rules, and the voices it has.
+/// What the pool knows of a sound its voices play: the rules, and the voices it has. The
+/// sound is held only while it has voices; the rules stay while the game keeps the sound.
 struct SoundEntry {
-    let sound: Sound
+    /// The sound, while the game keeps it.
+    weak var sound: Sound?
+    /// The sound, held while it has voices.
+    var playing: Sound?
+    /// Names the sound in messages, after it is gone too.
+    let label: String
     var rules = VoiceRules()
     /// The slots playing it.
     var voices: [Int32] = []
