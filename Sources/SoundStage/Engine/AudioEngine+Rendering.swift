@@ -25,12 +25,14 @@ extension AudioEngine {
             left -= n
             if (position + n) % tickFrames == 0 { update() }
         }
-        let levels = out.levels()
-        state.withLockedValue { $0.lastLevels = levels }
+        // Measured when asked for, not on every render (the samples are shared, not copied).
+        state.withLockedValue { $0.lastRender = out }
         return out
     }
 
     /// Peak and RMS level of each output channel in dBFS (-160 for silence) over the last
     /// ``render(frames:)``: master-output metering for offline renders.
-    public var outputLevels: [(peak: Double, rms: Double)] { state.withLockedValue { $0.lastLevels } }
+    public var outputLevels: [(peak: Double, rms: Double)] {
+        state.withLockedValue { $0.lastRender }?.levels() ?? []
+    }
 }

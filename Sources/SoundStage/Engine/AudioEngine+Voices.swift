@@ -145,15 +145,24 @@ extension AudioEngine {
 
 extension VoicePool {
     func setPositions(_ held: borrowing LockHeld, _ moves: [(Voice, SIMD3<Float>)]) -> Int {
-        state.withLockedValue(held) { s in
+        let me = ObjectIdentifier(self)
+        return state.withLockedValue(held) { s in
             var moved = 0
-            for (voice, position) in moves where voice.pool === self && position.isFinite {
-                guard let i = liveSlot(s, voice) else { continue }
-                let wasPositioned = s.slots[i].positioned
-                s.slots[i].position = position
-                s.slots[i].positioned = true
-                if s.slots[i].real >= 0 { writePosition(&s, i, relativeChanged: !wasPositioned) }
-                moved += 1
+            // Read in place: copying each handle out would retain and release its pool, an
+            // atomic pair per voice, more than the rest of the loop costs.
+            moves.withUnsafeBufferPointer { moves in
+                for k in moves.indices {
+                    let position = moves[k].1
+                    let index = Int(moves[k].0.index)
+                    guard position.isFinite, index < s.slots.count, ObjectIdentifier(moves[k].0.pool) == me,
+                          s.slots[index].generation == moves[k].0.generation, s.slots[index].isLive else { continue }
+                    let wasPositioned = s.slots[index].positioned
+                    s.slots[index].position = position
+                    s.slots[index].positioned = true
+                    s.slots[index].needsRank = true
+                    if s.slots[index].real >= 0 { writePosition(&s, index, relativeChanged: !wasPositioned) }
+                    moved += 1
+                }
             }
             return moved
         }

@@ -30,7 +30,8 @@ struct EngineState {
     var outbox: [Outgoing] = []
     /// Whether a thread is delivering the outbox.
     var draining = false
-    var lastLevels: [(peak: Double, rms: Double)] = []
+    /// The last offline render, for ``AudioEngine/outputLevels``.
+    var lastRender: RenderedAudio?
     /// The output latency read at the last tick (real devices), in seconds.
     var lastLatencySeconds = 0.0
     var subscribers = EventSubscribers<EngineEvent>()

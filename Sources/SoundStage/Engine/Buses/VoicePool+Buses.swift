@@ -114,6 +114,7 @@ extension VoicePool {
     /// the new gains to the real voices.
     func refreshBuses(_ s: inout VoicePoolState, nowSeconds now: Double) {
         let ahead = now + tickSeconds
+        let before = s.buses.map { ($0.gain, $0.isPausedInTree, $0.isMutedInTree) }
         // Pauses and mutes first: whether a trigger plays depends on them.
         for b in s.buses.indices {
             let parent = Int(s.buses[b].parent)
@@ -144,12 +145,14 @@ extension VoicePool {
             s.buses[b].duckDB = duckDB[b]
             s.buses[b].gain = parentGain * own * powf(10, duckDB[b] / 20)
         }
+        let changed = zip(before, s.buses).contains { $0.0 != $1.gain || $0.1 != $1.isPausedInTree || $0.2 != $1.isMutedInTree }
+        if changed { s.rankInputsChanged = true }
         // A paused bus (or an interruption) silences its real voices at once, as it pauses
         // its players: they give their sources up and wait.
         for r in s.reals.indices.reversed() {
             let i = Int(s.reals[r].slot)
             if s.interrupted || s.buses[Int(s.slots[i].bus)].isPausedInTree { makeVirtual(&s, i, fade: true) }
         }
-        for r in s.reals.indices { writeGain(&s, r) }
+        if changed { for r in s.reals.indices { writeGain(&s, r) } }
     }
 }

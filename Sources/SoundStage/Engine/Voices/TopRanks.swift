@@ -37,27 +37,33 @@ struct TopRanks: ~Copyable {
         indices[b] = i
     }
 
+    /// Whether the entries are a heap yet: they are kept in arrival order until one more
+    /// comes than fits, so a tick with no more candidates than places costs one append each.
+    private var isHeap = false
+
     @inline(__always)
     mutating func offer(_ rank: UInt64, slot: Int32) {
         guard capacity > 0 else { return }
         if count < capacity {
             ranks[count] = rank
             indices[count] = slot
-            var c = count
             count += 1
-            while c > 0 {
-                let p = (c - 1) / 2
-                guard below(c, p) else { break }
-                swap(c, p)
-                c = p
-            }
             return
+        }
+        if !isHeap {
+            for p in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(p) }
+            isHeap = true
         }
         // Full: the newcomer must beat the smallest kept.
         guard ranks[0] < rank || (ranks[0] == rank && indices[0] > slot) else { return }
         ranks[0] = rank
         indices[0] = slot
-        var p = 0
+        siftDown(0)
+    }
+
+    /// Moves entry `p` down to its place in the min-heap.
+    private func siftDown(_ start: Int) {
+        var p = start
         while true {
             let l = 2 * p + 1, r = l + 1
             var m = p

@@ -14,6 +14,7 @@ extension VoicePool {
                                         model: context.get(.distanceModel))
         state.withLockedValue(held) { s in
             if !s.isConfigured { try? configure(&s, s.configuration, context: context) }
+            if listener != s.listener { s.rankInputsChanged = true }
             s.listener = listener
             releaseLeaving(&s)
             let elapsed = Double(max(0, nowFrame - s.clockFrame))
@@ -50,6 +51,8 @@ extension VoicePool {
         let muted = s.buses.map(\.isMutedInTree)
         let listener = s.listener
         let floor = s.configuration.audibilityFloor
+        let everyone = s.rankInputsChanged
+        s.rankInputsChanged = false
         var top = TopRanks(capacity: voiceCapacity(s))
         var ranking = Ranking()
         gains.withUnsafeBufferPointer { gains in waiting.withUnsafeBufferPointer { waiting in muted.withUnsafeBufferPointer { muted in
@@ -58,6 +61,7 @@ extension VoicePool {
                     let bus = Int(slots[i].bus)
                     if slots[i].isPaused || waiting[bus] {
                         slots[i].rank = Audibility.rank(priority: slots[i].priority, audibility: 0, pinned: slots[i].isPinned)
+                        slots[i].needsRank = true
                         continue
                     }
                     let real = slots[i].real >= 0
@@ -68,10 +72,13 @@ extension VoicePool {
                         ranking.ended.append(i)
                         continue
                     }
-                    let audibility = muted[bus] ? 0 : Audibility.of(slots[i], busGain: gains[bus], listener: listener)
-                    let rank = Audibility.rank(priority: slots[i].priority, audibility: audibility, pinned: slots[i].isPinned)
-                    slots[i].audibility = audibility
-                    slots[i].rank = rank
+                    if everyone || slots[i].needsRank {
+                        let audibility = muted[bus] ? 0 : Audibility.of(slots[i], busGain: gains[bus], listener: listener)
+                        slots[i].audibility = audibility
+                        slots[i].rank = Audibility.rank(priority: slots[i].priority, audibility: audibility, pinned: slots[i].isPinned)
+                        slots[i].needsRank = false
+                    }
+                    let audibility = slots[i].audibility, rank = slots[i].rank
                     guard !muted[bus] else { continue }
                     if audibility >= floor || slots[i].isPinned { top.offer(rank, slot: Int32(i)) }
                     if slots[i].whenVirtual == .stop { ranking.stopping.append(i) }
@@ -84,6 +91,10 @@ extension VoicePool {
 
     /// Gives the chosen voices sources and takes them from the others (they fade out).
     private func choose(_ s: inout VoicePoolState, _ chosen: [Int32], context: AudioContext) {
+        // The usual tick: the chosen are the real ones already.
+        if chosen.count == s.reals.count, s.slots.withUnsafeBufferPointer({ slots in chosen.allSatisfy { slots[Int($0)].real >= 0 } }) {
+            return
+        }
         if s.chosen.count < s.slots.count { s.chosen.append(contentsOf: repeatElement(false, count: s.slots.count - s.chosen.count)) }
         for i in chosen { s.chosen[Int(i)] = true }
         for r in s.reals.indices.reversed() {
@@ -103,6 +114,7 @@ extension VoicePool {
     private func settleReals(_ s: inout VoicePoolState, outputFrames: Double) {
         var finished: [Int] = []
         for r in s.reals.indices {
+            guard !s.reals[r].loopsInPlace else { continue }
             let i = Int(s.reals[r].slot)
             let margin = 2 * outputFrames * s.slots[i].step * Double(s.slots[i].pitch)
             if s.slots[i].playhead < s.slots[i].length - margin, s.reals[r].feed.isExhausted { continue }

@@ -21,7 +21,8 @@ extension VoicePool {
         do {
             let feed = try sound.makeFeed(plays: plays, in: context)
             try feed.attach(to: source, atFrame: played % frames)
-            s.reals.append(RealVoice(slot: Int32(i), source: source, feed: feed, gain: -1))
+            s.reals.append(RealVoice(slot: Int32(i), source: source, feed: feed, gain: -1,
+                                     loopsInPlace: plays < 0 && feed.isExhausted))
             s.slots[i].real = Int32(s.reals.count - 1)
             writeProperties(&s, i)
             try source.play()

@@ -34,6 +34,10 @@ struct VoicePoolState {
     var listener = ListenerSnapshot()
     var stolen = 0
     var refused = 0
+    /// Set when something every voice's audibility depends on changed (the listener, a bus's
+    /// gain, pause or mute): the next tick works every audibility out again, not only those
+    /// of the voices that changed.
+    var rankInputsChanged = true
     /// Set during an interruption: every voice waits, as under a paused bus.
     var interrupted = false
     /// Errors met where no caller can catch them, for the engine to post at its tick.
@@ -150,6 +154,7 @@ final class VoicePool: Sendable {
                 guard let i = liveSlot(s, voice) else { throw endedError(s, voice, member) }
                 body(&s.slots[i])
                 s.slots[i].dirty = true
+                s.slots[i].needsRank = true
                 if s.slots[i].real >= 0 { writeProperties(&s, i) }
             }
         }

@@ -45,6 +45,8 @@ struct VoiceSlot {
     var rank: UInt64 = 0
     /// Set when a property the source mirrors changed since it was last written.
     var dirty = false
+    /// Set when its audibility must be worked out again (it moved, its volume changed...).
+    var needsRank = true
 
     var isLive: Bool { phase == .playing }
 }
@@ -56,6 +58,9 @@ struct RealVoice {
     let feed: any PlaybackFeed
     /// The gain last written to the source.
     var gain: Float
+    /// Whether the source loops one buffer for ever: it has nothing to refill and no end,
+    /// so the tick asks nothing of it.
+    var loopsInPlace = false
 }
 
 /// What the pool knows of a sound its voices play: the rules, and the voices it has. The
@@ -75,7 +80,7 @@ struct SoundEntry {
 }
 
 /// The listener as the tick last read it, for audibility.
-struct ListenerSnapshot {
+struct ListenerSnapshot: Equatable {
     var position = SIMD3<Float>.zero
     var gain: Float = 1
     var model = DistanceModel.inverseClamped
