@@ -24,7 +24,7 @@ extension VoicePool {
             var windows = players
             for real in s.reals {
                 let slot = s.slots[Int(real.slot)]
-                guard let sound = s.sounds[Int(slot.sound)].playing else { continue }
+                guard let sound = s.sounds[Int(s.details[Int(real.slot)].sound)].playing else { continue }
                 // A looping voice is not refilled by the tick; this keeps its wrap count for the window.
                 if real.feed.isExhausted { _ = try? real.feed.refill(real.source) }
                 let offset = real.source.get(.sampleOffset)

@@ -7,7 +7,7 @@ import Foundation
 enum Audibility {
     /// The audibility of a voice in `slot` whose bus gives `busGain`, heard by `listener`.
     @inline(__always)
-    static func of(_ slot: borrowing VoiceSlot, busGain: Float, listener: ListenerSnapshot) -> Float {
+    static func of(_ slot: borrowing VoiceSlot, cone: VoiceCone?, busGain: Float, listener: ListenerSnapshot) -> Float {
         var gain = slot.volume * busGain
         if gain <= 0 { return 0 }
         if slot.positioned {
@@ -18,7 +18,7 @@ enum Audibility {
             let distance = (dx * dx + dy * dy + dz * dz).squareRoot()
             gain *= listener.model.gain(distance: distance, referenceDistance: slot.referenceDistance,
                                         maxDistance: slot.maxDistance, rolloff: slot.rolloff)
-            if let cone = slot.cone { gain *= coneGain(cone, toListener: SIMD3(dx, dy, dz), distance: distance) }
+            if let cone { gain *= coneGain(cone, toListener: SIMD3(dx, dy, dz), distance: distance) }
         }
         return min(1, max(0, gain)) * listener.gain
     }

@@ -85,7 +85,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
     /// it does not move the voice. Non-finite values and ended voices are ignored;
     /// ``setVelocity(_:)`` throws instead.
     public var velocity: SIMD3<Float> {
-        get { pool.read(self) { $0.velocity } ?? .zero }
+        get { pool.readDetails(self) { $0.velocity } ?? .zero }
         nonmutating set { try? setVelocity(newValue) }
     }
 
@@ -97,7 +97,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         guard velocity.isFinite else {
             throw pool.failure(.invalidArgument, "setVelocity(\(velocity))", "\(self): the velocity must be finite")
         }
-        try pool.change(self, "setVelocity(_:)") { $0.velocity = velocity }
+        try pool.change(self, "setVelocity(_:)") { _, details in details.velocity = velocity }
     }
 
     /// The voice's own gain, 0...1 (variation included), before its bus. Out-of-range values
@@ -130,7 +130,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         if let position, !position.isFinite {
             throw pool.failure(.invalidArgument, "setPosition(\(position))", "\(self): the position must be finite")
         }
-        try pool.change(self, "setPosition(_:)") { slot in
+        try pool.change(self, "setPosition(_:)") { slot, _ in
             slot.positioned = position != nil
             slot.position = position ?? .zero
         }
@@ -144,7 +144,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         guard volume.isFinite, Self.volumeRange.contains(volume) else {
             throw pool.failure(.invalidArgument, "setVolume(\(volume))", "\(self): the volume must be in \(Self.volumeRange)")
         }
-        try pool.change(self, "setVolume(_:)") { $0.volume = volume }
+        try pool.change(self, "setVolume(_:)") { slot, _ in slot.volume = volume }
     }
 
     /// Sets ``pitch``.
@@ -155,7 +155,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         guard pitch.isFinite, Self.pitchRange.contains(pitch) else {
             throw pool.failure(.invalidArgument, "setPitch(\(pitch))", "\(self): the pitch must be in \(Self.pitchRange)")
         }
-        try pool.change(self, "setPitch(_:)") { $0.pitch = pitch }
+        try pool.change(self, "setPitch(_:)") { slot, _ in slot.pitch = pitch }
     }
 
     /// The playhead in frames of the sound, counting every play from the first (a looping

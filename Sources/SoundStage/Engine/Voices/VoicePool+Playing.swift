@@ -40,16 +40,18 @@ extension VoicePool {
             slot.referenceDistance = request.options.referenceDistance
             slot.maxDistance = request.options.maxDistance
             slot.rolloff = request.options.rolloffFactor
-            slot.cone = request.options.cone
-            slot.sound = Int32(entry)
+            var details = VoiceDetails()
+            details.cone = request.options.cone
+            slot.hasCone = details.cone != nil
+            details.sound = Int32(entry)
             slot.bus = request.bus
             slot.step = Double(sound.sampleRate) / Double(context.frequency)
             slot.length = request.plays < 0 ? .infinity : Double(request.plays) * Double(sound.frameCount)
-            slot.startFrame = nowFrame
+            details.startFrame = nowFrame
             // Playheads are as of the last tick: this voice starts that long after it.
             slot.playhead = -Double(nowFrame - s.clockFrame) * slot.step * Double(slot.pitch)
-            slot.audibility = Audibility.of(slot, busGain: s.buses[Int(slot.bus)].gain, listener: s.listener)
-            slot.rank = Audibility.rank(priority: slot.priority, audibility: slot.audibility, pinned: slot.isPinned)
+            let audibility = Audibility.of(slot, cone: details.cone, busGain: s.buses[Int(slot.bus)].gain, listener: s.listener)
+            slot.rank = Audibility.rank(priority: slot.priority, audibility: audibility, pinned: slot.isPinned)
 
             let audible = slot.isPinned || slot.audibility >= s.configuration.audibilityFloor
             let weakest = weakestReal(s)
@@ -77,11 +79,13 @@ extension VoicePool {
 
             let i = takeSlot(&s)
             slot.generation = s.slots[i].generation
-            slot.previousEnd = s.slots[i].previousEnd
+            details.previousEnd = s.details[i].previousEnd
             slot.phase = .playing
+            slot.needsRank = false
             s.slots[i] = slot
+            s.details[i] = details
             s.sounds[entry].playing = sound
-            s.slots[i].soundPosition = Int32(s.sounds[entry].voices.count)
+            s.details[i].soundPosition = Int32(s.sounds[entry].voices.count)
             s.sounds[entry].voices.append(Int32(i))
             s.sounds[entry].lastStart = nowSeconds
             s.buses[Int(slot.bus)].playingVoices += 1
@@ -129,7 +133,7 @@ extension VoicePool {
         let victim: Int?
         switch policy {
         case .refuse: victim = nil
-        case .stealOldest: victim = voices.min { s.slots[$0].startFrame < s.slots[$1].startFrame }
+        case .stealOldest: victim = voices.min { s.details[$0].startFrame < s.details[$1].startFrame }
         case .stealQuietest: victim = voices.min { s.slots[$0].rank < s.slots[$1].rank }
         }
         guard let victim else {

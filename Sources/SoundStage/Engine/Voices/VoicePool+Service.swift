@@ -55,6 +55,7 @@ extension VoicePool {
         s.rankInputsChanged = false
         var top = TopRanks(capacity: voiceCapacity(s))
         var ranking = Ranking()
+        let details = s.details
         gains.withUnsafeBufferPointer { gains in waiting.withUnsafeBufferPointer { waiting in muted.withUnsafeBufferPointer { muted in
             s.slots.withUnsafeMutableBufferPointer { slots in
                 for i in slots.indices where slots[i].phase == .playing {
@@ -73,8 +74,8 @@ extension VoicePool {
                         continue
                     }
                     if everyone || slots[i].needsRank {
-                        let audibility = muted[bus] ? 0 : Audibility.of(slots[i], busGain: gains[bus], listener: listener)
-                        slots[i].audibility = audibility
+                        let cone = slots[i].hasCone ? details[i].cone : nil
+                        let audibility = muted[bus] ? 0 : Audibility.of(slots[i], cone: cone, busGain: gains[bus], listener: listener)
                         slots[i].rank = Audibility.rank(priority: slots[i].priority, audibility: audibility, pinned: slots[i].isPinned)
                         slots[i].needsRank = false
                     }

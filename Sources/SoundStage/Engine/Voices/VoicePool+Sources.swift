@@ -8,7 +8,7 @@ extension VoicePool {
     func makeReal(_ s: inout VoicePoolState, _ i: Int, in context: AudioContext) -> Bool {
         guard s.reals.count < voiceCapacity(s), let source = takeSource(&s, in: context) else { return false }
         let slot = s.slots[i]
-        guard let sound = s.sounds[Int(slot.sound)].playing else { return false }
+        guard let sound = s.sounds[Int(s.details[i].sound)].playing else { return false }
         let frames = max(1, sound.frameCount)
         let played = Int(max(0, slot.playhead).rounded(.down))
         let plays = slot.length.isInfinite ? -1 : Int(slot.length) / frames - played / frames
@@ -123,7 +123,7 @@ extension VoicePool {
             guard oldRate != newRate, oldRate > 0, newRate > 0 else { return }
             s.clockFrame = Int((Double(s.clockFrame) * Double(newRate) / Double(oldRate)).rounded())
             for i in s.slots.indices where s.slots[i].isLive {
-                let rate = s.sounds[Int(s.slots[i].sound)].playing?.sampleRate ?? newRate
+                let rate = s.sounds[Int(s.details[i].sound)].playing?.sampleRate ?? newRate
                 s.slots[i].step = Double(rate) / Double(newRate)
             }
         }
@@ -151,11 +151,11 @@ extension VoicePool {
             try source.set(.pitch, to: slot.pitch)
             try source.set(.isRelative, to: !slot.positioned || slot.relative)
             try source.set(.position, to: slot.positioned ? slot.position : .zero)
-            try source.set(.velocity, to: slot.velocity)
+            try source.set(.velocity, to: s.details[i].velocity)
             try source.set(.referenceDistance, to: slot.referenceDistance)
             try source.set(.maxDistance, to: slot.maxDistance)
             try source.set(.rolloffFactor, to: slot.rolloff)
-            let cone = slot.cone ?? VoiceCone(direction: .zero, innerAngle: 360, outerAngle: 360, outerGain: 0)
+            let cone = s.details[i].cone ?? VoiceCone(direction: .zero, innerAngle: 360, outerAngle: 360, outerGain: 0)
             try source.set(.direction, to: cone.direction)
             try source.set(.coneInnerAngle, to: cone.innerAngle)
             try source.set(.coneOuterAngle, to: cone.outerAngle)
@@ -163,7 +163,7 @@ extension VoicePool {
         } catch {
             s.errors.append(error)
         }
-        s.slots[i].dirty = false
+        s.details[i].dirty = false
         s.reals[r].gain = -1
         writeGain(&s, r)
     }

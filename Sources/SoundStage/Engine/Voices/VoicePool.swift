@@ -11,6 +11,8 @@ struct VoicePoolState {
     /// Sources the pool may make: the real voices and a margin for voices fading out.
     var sourceLimit = 0
     var slots: [VoiceSlot] = []
+    /// The voices' details, slot for slot.
+    var details: [VoiceDetails] = []
     /// Free slots, oldest first (a slot is reused as late as possible, so old handles can
     /// still say why their voice ended).
     var freeSlots: [Int32] = []
@@ -97,6 +99,7 @@ final class VoicePool: Sendable {
             return i
         }
         s.slots.append(VoiceSlot())
+        s.details.append(VoiceDetails())
         return s.slots.count - 1
     }
 
@@ -104,12 +107,12 @@ final class VoicePool: Sendable {
     /// bus forget it, and the slot is freed for another voice.
     func end(_ s: inout VoicePoolState, _ i: Int, _ why: VoiceEnd, fade: Bool = true) {
         if s.slots[i].real >= 0 { makeVirtual(&s, i, fade: fade) }
-        let sound = Int(s.slots[i].sound)
-        let k = Int(s.slots[i].soundPosition), last = s.sounds[sound].voices.count - 1
+        let sound = Int(s.details[i].sound)
+        let k = Int(s.details[i].soundPosition), last = s.sounds[sound].voices.count - 1
         if k >= 0, k <= last {
             let moved = s.sounds[sound].voices[last]
             s.sounds[sound].voices[k] = moved
-            s.slots[Int(moved)].soundPosition = Int32(k)
+            s.details[Int(moved)].soundPosition = Int32(k)
             s.sounds[sound].voices.removeLast()
         }
         // The pool keeps a sound only while it has voices: a sound the game lets go of goes.
@@ -118,7 +121,7 @@ final class VoicePool: Sendable {
         if why == .stolen { s.stolen += 1 }
         s.slots[i].phase = .free
         s.slots[i].generation &+= 1
-        s.slots[i].previousEnd = why
+        s.details[i].previousEnd = why
         s.slots[i].isPaused = false
         s.freeSlots.append(Int32(i))
         s.live -= 1
@@ -139,7 +142,7 @@ final class VoicePool: Sendable {
             if isHeld(s, slot) { return .paused }
             return slot.real >= 0 ? .real : .virtual
         }
-        return slot.generation == voice.generation &+ 1 ? .ended(slot.previousEnd) : .ended(.unknown)
+        return slot.generation == voice.generation &+ 1 ? .ended(s.details[i].previousEnd) : .ended(.unknown)
     }
 
     /// Reads from a live voice's slot; nil once it ended.
@@ -147,13 +150,18 @@ final class VoicePool: Sendable {
         state.withLockedValue { s in liveSlot(s, voice).map { body(s.slots[$0]) } }
     }
 
+    /// Reads from a live voice's details; nil once it ended.
+    func readDetails<R>(_ voice: Voice, _ body: (VoiceDetails) -> R) -> R? {
+        state.withLockedValue { s in liveSlot(s, voice).map { body(s.details[$0]) } }
+    }
+
     /// Changes a live voice; a real one's source follows at once.
-    func change(_ voice: Voice, _ member: String, _ body: (inout VoiceSlot) -> Void) throws {
+    func change(_ voice: Voice, _ member: String, _ body: (inout VoiceSlot, inout VoiceDetails) -> Void) throws {
         try OpenAL.lock.withLock { held in
             try state.withLockedValue(held) { s in
                 guard let i = liveSlot(s, voice) else { throw endedError(s, voice, member) }
-                body(&s.slots[i])
-                s.slots[i].dirty = true
+                body(&s.slots[i], &s.details[i])
+                s.details[i].dirty = true
                 s.slots[i].needsRank = true
                 if s.slots[i].real >= 0 { writeProperties(&s, i) }
             }
@@ -186,9 +194,9 @@ final class VoicePool: Sendable {
     func soundLabel(of voice: Voice) -> String? {
         state.withLockedValue { s in
             let i = Int(voice.index)
-            guard i < s.slots.count, s.slots[i].generation == voice.generation, s.slots[i].sound >= 0,
-                  Int(s.slots[i].sound) < s.sounds.count else { return nil }
-            return s.sounds[Int(s.slots[i].sound)].label
+            guard i < s.slots.count, s.slots[i].generation == voice.generation, s.details[i].sound >= 0,
+                  Int(s.details[i].sound) < s.sounds.count else { return nil }
+            return s.sounds[Int(s.details[i].sound)].label
         }
     }
 
@@ -209,7 +217,7 @@ final class VoicePool: Sendable {
     /// The error of an operation on a voice that has ended, saying why it ended.
     func endedError(_ s: VoicePoolState, _ voice: Voice, _ member: String) -> SoundStageError {
         let i = Int(voice.index)
-        let why = i < s.slots.count && s.slots[i].generation == voice.generation &+ 1 ? s.slots[i].previousEnd : .unknown
+        let why = i < s.slots.count && s.slots[i].generation == voice.generation &+ 1 ? s.details[i].previousEnd : .unknown
         return failure(.voiceEnded, member, "voice \(voice.index).\(voice.generation) has ended (\(why))")
     }
 

@@ -1,9 +1,29 @@
-/// One voice's slot in the pool's table: everything the service tick reads for every voice,
-/// kept small and in one array so ten thousand of them stay cheap.
+/// One voice's slot in the pool's table: what the service tick reads for every voice each
+/// tick, kept small (96 bytes) and in one array, so the tick's cost stays linear up to a
+/// hundred thousand voices. What the tick does not read is in ``VoiceDetails``, a parallel array.
 struct VoiceSlot {
     enum Phase: UInt8 { case free, playing }
 
+    // Declared widest first, so the slot packs into 96 bytes.
+    var position = SIMD3<Float>.zero
+    /// Sound frames per output frame at pitch 1 (the sound's rate over the output's).
+    var step: Double = 1
+    /// Frames of the sound played so far, every play counted, as of the pool's clock
+    /// (negative for a voice that starts after it, between two ticks).
+    var playhead: Double = 0
+    /// Frames in all its plays (infinity: loops forever).
+    var length: Double = 0
+    /// What ranks it for a source: pinned, then priority, then audibility (its low 32 bits).
+    var rank: UInt64 = 0
+    var volume: Float = 1
+    var pitch: Float = 1
+    var referenceDistance: Float = 1
+    var maxDistance: Float = .greatestFiniteMagnitude
+    var rolloff: Float = 1
     var generation: UInt32 = 0
+    var bus: Int32 = 0
+    /// Index in ``VoicePoolState/reals`` while real, -1 while virtual.
+    var real: Int32 = -1
     var phase = Phase.free
     /// Paused by ``Voice/pause()``.
     var isPaused = false
@@ -12,43 +32,33 @@ struct VoiceSlot {
     var positioned = false
     /// Positioned in the listener's space (``VoiceOptions/isRelative``).
     var relative = false
+    /// Whether it has a cone (in its details).
+    var hasCone = false
+    /// Set when its audibility must be worked out again (it moved, its volume changed...).
+    var needsRank = true
     var priority: UInt8 = 128
+
+    var isLive: Bool { phase == .playing }
+
+    /// Its gain after volume, bus, distance and cone, at the last tick (from its rank; 0
+    /// while it waits).
+    var audibility: Float { Float(bitPattern: UInt32(truncatingIfNeeded: rank)) }
+}
+
+/// The rest of a voice: what only its start, its end, its source or its handle need.
+struct VoiceDetails {
     /// Why the previous generation ended (for old handles).
     var previousEnd = VoiceEnd.unknown
     /// The entry of the sound in ``VoicePoolState/sounds``, and where this voice is in the
     /// entry's list (so ending it is one swap, not a search).
     var sound: Int32 = -1
     var soundPosition: Int32 = -1
-    var bus: Int32 = 0
-    /// Index in ``VoicePoolState/reals`` while real, -1 while virtual.
-    var real: Int32 = -1
-    var position = SIMD3<Float>.zero
     var velocity = SIMD3<Float>.zero
-    var volume: Float = 1
-    var pitch: Float = 1
-    var referenceDistance: Float = 1
-    var maxDistance: Float = .greatestFiniteMagnitude
-    var rolloff: Float = 1
     var cone: VoiceCone?
-    /// Sound frames per output frame at pitch 1 (the sound's rate over the output's).
-    var step: Double = 1
-    /// Frames of the sound played so far, every play counted, as of the pool's clock
-    /// (negative for a voice that starts after it, between two ticks).
-    var playhead: Double = 0
-    /// Frames in all its plays (infinity: loops forever).
-    var length: Double = 0
     /// The engine frame it started on (the oldest is stolen first).
     var startFrame = 0
-    /// Its gain after volume, bus, distance and cone, at the last tick.
-    var audibility: Float = 0
-    /// What ranks it for a source: priority tier first, then audibility.
-    var rank: UInt64 = 0
     /// Set when a property the source mirrors changed since it was last written.
     var dirty = false
-    /// Set when its audibility must be worked out again (it moved, its volume changed...).
-    var needsRank = true
-
-    var isLive: Bool { phase == .playing }
 }
 
 /// A voice holding one of the pool's sources.
