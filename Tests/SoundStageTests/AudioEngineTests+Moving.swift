@@ -240,3 +240,22 @@ struct AudioEngineRealMovingTests {
         #expect(change.moveSeconds < 0.5, "\(change)")
     }
 }
+
+extension AudioEngineMovingTests {
+    @Test("a sound of another engine's device is refused (wrongContext, not uploaded again each time); one its engine moved away from follows")
+    func soundsOfOtherEngines() throws {
+        let a = try EngineRig.offline(), b = try EngineRig.offline()
+        defer { a.shutdown(); b.shutdown() }
+        let tone = try EngineRig.sine(a, amplitude: 0.2, seconds: 0.2)
+        expectError(.wrongContext, mentioning: ["belongs to"]) { try b.play(tone) }
+        expectError(.wrongContext) { try b.makePlayer(tone).play() }
+        #expect(b.voiceCounts.playing == 0)
+        // Engine a moves: its sound follows it to the new device, for voices and players alike.
+        let before = tone.buffer!.context.device
+        try a.switchOutput(to: .offline(RenderFormat(sampleRate: EngineRig.rate, channels: .stereo, sampleType: .float32)))
+        let voice = try a.play(tone)
+        try a.makePlayer(tone).play()
+        #expect(voice.isReal && tone.buffer!.context.device !== before && tone.buffer!.context.device === a.device)
+        #expect(Measure.dB(try a.render(frames: 4_800), channel: 0) > -30)
+    }
+}

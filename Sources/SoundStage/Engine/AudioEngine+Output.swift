@@ -44,6 +44,7 @@ extension AudioEngine {
         let old = output.withLock { $0 }
         let context = try AudioContext(device: device, attributes: attributes)
         try old.context.carryState(to: context)
+        DeviceSuccession.record(from: old.device, to: device)
         output.withLock { $0 = EngineOutput(device: device, context: context, requested: requested) }
         let found = foundErrors
         context.handle.setErrorSink { found.append($0) }
@@ -113,7 +114,11 @@ extension AudioEngine {
     private func replaceLostOutput(_ held: borrowing LockHeld, _ lost: LostOutput, now: ContinuousClock.Instant) -> Bool {
         let requested = requestedOutput
         let previous = device.name
-        let (serverLost, silent) = state.withLockedValue(held) { ($0.serverLost, $0.silent != nil) }
+        // A loss noticed soon after the sound server died is its doing; a later one is not
+        // (an engine whose device outlived the server would otherwise label the next loss so).
+        let (serverLost, silent) = state.withLockedValue(held) { s in
+            (s.serverLostAt.map { abs((lost.since - $0).seconds) < AudioEngine.serverLossWindow } ?? false, s.silent != nil)
+        }
         do {
             // The device asked for by name if it is back, the default device otherwise.
             var target = Output.defaultDevice
@@ -125,7 +130,7 @@ extension AudioEngine {
             state.withLockedValue(held) { s in
                 s.lost = nil
                 s.silent = nil
-                s.serverLost = false
+                s.serverLostAt = nil
                 s.lastRecovery = (ContinuousClock.now, lost.wait)
             }
             report(held, change)

@@ -78,7 +78,7 @@ extension AudioEngine: SessionMember {
     }
 
     func sessionServerLost() {
-        state.withLockedValue { $0.serverLost = true }
+        state.withLockedValue { $0.serverLostAt = .now }
     }
 
     func sessionCategoryChanged(_ category: AudioSession.Category) {

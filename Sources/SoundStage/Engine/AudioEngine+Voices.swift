@@ -32,6 +32,7 @@ extension AudioEngine {
                      loops: Int = 0, bus: Bus? = nil, options: VoiceOptions = VoiceOptions()) throws -> Voice {
         let member = "play(\(sound.label))"
         try checkVoice(position: position, volume: volume, pitch: pitch, priority: priority, loops: loops, bus: bus, options: options, member)
+        try sound.checkPlayable(on: device, member)
         let request = VoiceRequest(position: position, volume: volume, pitch: pitch, priority: UInt8(priority),
                                    plays: loops < 0 ? -1 : loops + 1, bus: (bus ?? effectsBus).index, options: options)
         return try OpenAL.lock.withLock { held in

@@ -72,6 +72,10 @@ public final class AudioEngine: Sendable {
     private let started = ContinuousClock.now
     let running = Atomic<Bool>(false)
 
+    /// Seconds around the sound server's death within which a lost device is taken as lost
+    /// with it (``RouteChange/Reason/mediaServicesWereReset``).
+    static let serverLossWindow = 5.0
+
     /// The allowed service ticks, in seconds.
     public static let tickRange: ClosedRange<Double> = 0.001...1
 

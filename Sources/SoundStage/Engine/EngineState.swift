@@ -19,8 +19,9 @@ struct EngineState {
     var devicePaused = false
     /// The session's category, for what a lost device does to the players.
     var category = AudioSession.Category.soloAmbient
-    /// Whether the next recovery follows the sound server's death and return.
-    var serverLost = false
+    /// When the sound server died, as the session reported: a loss noticed within
+    /// ``AudioEngine/serverLossWindow`` of it is recovered as `mediaServicesWereReset`.
+    var serverLostAt: ContinuousClock.Instant?
     /// Whether an engine on the default device moves when the default changes.
     var followsDefaultOutput = true
     var fallsBackToSilentOutput = false

@@ -99,11 +99,12 @@ public final class Sound: Sendable, CustomStringConvertible {
     }
 
     /// The buffer of a loaded sound on `context`'s device: the one in use, or, when that is on
-    /// another device (the engine moved), a copy uploaded from the kept bytes, which is then
+    /// a device the engine moved away from, a copy uploaded from the kept bytes, which is then
     /// the one in use.
     ///
-    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` for a streamed sound, and
-    ///   what uploading the copy throws.
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` for a streamed sound,
+    ///   ``SoundStageError/Code-swift.struct/wrongContext`` for a sound of another device (not
+    ///   one this device took over from), and what uploading the copy throws.
     func buffer(in context: AudioContext) throws -> AudioBuffer {
         // The gateway's lock first, as every other path that reaches `current` takes them.
         return try OpenAL.lock.withLock { _ in
@@ -112,11 +113,26 @@ public final class Sound: Sendable, CustomStringConvertible {
                     throw failure(.invalidState, "buffer(in:)", "a streamed sound has no buffer")
                 }
                 if buffer.context.device === context.device { return buffer }
+                try checkPlayable(buffer, on: context.device, "buffer(in:)")
                 let copy = try buffer.copy(to: context)
                 current = copy
                 return copy
             }
         }
+    }
+
+    /// Throws ``SoundStageError/Code-swift.struct/wrongContext`` unless the sound can play on
+    /// `device`: a streamed sound, or a loaded one whose buffer is there or on a device this
+    /// one took over from.
+    func checkPlayable(on device: AudioDevice, _ member: String) throws {
+        guard let buffer else { return }
+        try checkPlayable(buffer, on: device, member)
+    }
+
+    /// The same for the sound's buffer in hand (inside its lock).
+    private func checkPlayable(_ buffer: AudioBuffer, on device: AudioDevice, _ member: String) throws {
+        guard buffer.context.device !== device, !DeviceSuccession.leads(from: buffer.context.device, to: device) else { return }
+        throw failure(.wrongContext, member, "the sound belongs to \(buffer.context.device), not \(device); make it with the engine that plays it")
     }
 
     /// Whether the sound is streamed from its file as it plays.

@@ -32,6 +32,9 @@ public final class AudioSession: Sendable {
     let state = LockedState(SessionState())
     /// Where the session acts on what it saw and delivers its events.
     let thread = SerialThread(name: "SoundStage ses")
+    /// Held while members are told of an interruption or join: a member that joins as the
+    /// last interruption ends is then told of both in order, never left interrupted.
+    private let telling = NSRecursiveLock()
     /// Names the session in messages.
     let name: String
 
@@ -94,6 +97,8 @@ public final class AudioSession: Sendable {
     /// and is reported. Runs on the calling thread (a suspend must pause before the process
     /// stops).
     func begin(_ reason: InterruptionReason) {
+        telling.lock()
+        defer { telling.unlock() }
         let members = state.withLockedValue { s -> [any SessionMember]? in
             if reason == .phoneCall && !s.category.isInterruptedByCalls { return nil }
             guard s.interruptions.insert(reason).inserted, s.interruptions.count == 1 else { return nil }
@@ -107,6 +112,8 @@ public final class AudioSession: Sendable {
     /// Ends the interruption for `reason`; the last of overlapping ones restarts the output
     /// and is reported, resuming players only if every one of them said `shouldResume`.
     func end(_ reason: InterruptionReason, shouldResume: Bool) {
+        telling.lock()
+        defer { telling.unlock() }
         let ending = state.withLockedValue { s -> ([any SessionMember], Bool)? in
             guard s.interruptions.remove(reason) != nil else { return nil }
             s.resumeAfterInterruptions = s.resumeAfterInterruptions && shouldResume
@@ -127,6 +134,8 @@ public final class AudioSession: Sendable {
         // On the session's thread: connecting to a system bus that does not answer can take
         // seconds, which an engine's init must not wait for.
         if member.watchesSystem { thread.submit { [self] in startWatching() } }
+        telling.lock()
+        defer { telling.unlock() }
         let (category, active, interrupted) = state.withLockedValue { s in
             s.members.removeAll { $0.member == nil }
             s.members.append(WeakMember(member: member))
