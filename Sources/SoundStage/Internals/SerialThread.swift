@@ -3,7 +3,8 @@ import Synchronization
 
 /// A thread of its own that runs the jobs handed to it one at a time, in order: where the
 /// audio session acts on what its watchers saw and delivers its events, so a watcher's own
-/// thread (a sound-server callback) never waits on an engine.
+/// thread (a sound-server callback) never waits on an engine. The thread ends after
+/// ``idleSeconds`` with nothing to do, and a new one starts with the next job.
 final class SerialThread: Sendable {
     private struct Queue {
         var jobs: [@Sendable () -> Void] = []
@@ -11,6 +12,8 @@ final class SerialThread: Sendable {
     }
 
     private let queue = Mutex(Queue())
+    /// How long the thread waits for a job before it ends.
+    static let idleSeconds = 5.0
     private let wake = DispatchSemaphore(value: 0)
     /// The thread's name (Linux keeps 15 characters).
     let name: String
@@ -36,11 +39,18 @@ final class SerialThread: Sendable {
                 Thread.current.name = name
                 Thread.current.threadDictionary[key] = true
                 while true {
-                    wake.wait()
-                    let jobs = queue.withLock { q in
+                    let woken = wake.wait(timeout: .now() + Self.idleSeconds) == .success
+                    let jobs = queue.withLock { q -> [@Sendable () -> Void]? in
+                        // Idle: end, unless a job came in meanwhile (decided under the lock, so
+                        // the next submit starts a new thread if this one has gone).
+                        if !woken, q.jobs.isEmpty {
+                            q.started = false
+                            return nil
+                        }
                         defer { q.jobs = [] }
                         return q.jobs
                     }
+                    guard let jobs else { return }
                     for job in jobs { job() }
                 }
             }

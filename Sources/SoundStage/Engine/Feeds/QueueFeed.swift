@@ -64,8 +64,10 @@ final class QueueFeed: LoadedSoundFeed {
 
     func remainingPlays(atQueueOffset offset: Int) -> Int {
         guard offset >= 0 else {
-            // Heard: the end of a play already unqueued, or (nothing unqueued) the first.
-            return playsToQueue + queuedPlays + (playsUnqueued > 0 ? 1 : 0)
+            // Heard: the end of a play already unqueued (several, for a sound shorter than
+            // the output latency), or (nothing unqueued) the first.
+            let back = (-offset + max(1, sound.frameCount) - 1) / max(1, sound.frameCount)
+            return playsToQueue + queuedPlays + min(playsUnqueued, back)
         }
         let finished = min(offset / max(1, sound.frameCount), max(0, queuedPlays - 1))
         return playsToQueue + queuedPlays - finished

@@ -137,10 +137,13 @@ final class StreamFeed: PlaybackFeed {
     }
 
     /// The plays the decoder has begun beyond the one heard `heard` frames into the queue:
-    /// after the segment heard, each queued segment that starts at frame 0 is one.
+    /// after the segment heard, each segment that starts at frame 0 is one. A negative
+    /// `heard` (latency taken off just after a chunk was unqueued) reaches back into the last
+    /// chunk unqueued, and the plays that began there count too.
     private func playsBegun(after heard: Int) -> Int {
-        var left = heard, passedHeard = false, begun = 0
-        for segment in chunks.lazy.flatMap(\.segments) {
+        var left = max(0, heard + (previous?.frames ?? 0)), passedHeard = false, begun = 0
+        let all = (previous.map { [$0] } ?? []) + chunks
+        for segment in all.lazy.flatMap(\.segments) {
             if passedHeard {
                 if segment.start == 0 { begun += 1 }
             } else if left < segment.frames {

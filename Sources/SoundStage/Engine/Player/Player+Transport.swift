@@ -218,6 +218,7 @@ extension Player {
         }
         s.feed = nil
         s.pendingStart = nil
+        s.heard = nil
         s.tweens.removeAll()
         engineRef?.release(held, self)
     }
