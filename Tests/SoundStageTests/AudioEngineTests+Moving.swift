@@ -247,7 +247,7 @@ extension AudioEngineMovingTests {
         let a = try EngineRig.offline(), b = try EngineRig.offline()
         defer { a.shutdown(); b.shutdown() }
         let tone = try EngineRig.sine(a, amplitude: 0.2, seconds: 0.2)
-        expectError(.wrongContext, mentioning: ["belongs to"]) { try b.play(tone) }
+        expectError(.wrongContext, mentioning: ["another device"]) { try b.play(tone) }
         expectError(.wrongContext) { try b.makePlayer(tone).play() }
         #expect(b.voiceCounts.playing == 0)
         // Engine a moves: its sound follows it to the new device, for voices and players alike.

@@ -68,4 +68,31 @@ struct SceneVoiceTests {
         #expect(problem(#"{"duration": 1, "sources": [{"sound": \#(tone), "priority": 300}]}"#)?.path == "$.sources[0].priority")
         #expect(problem(#"{"duration": 1, "voices": {"real": -1}, "sources": []}"#)?.path == "$.voices.real")
     }
+
+    static func level(_ json: String) throws -> Double {
+        let audio = try SceneRenderer(scene: try SceneDescription.parse(Data(json.utf8), file: "review.json")).render()
+        let tail = RenderedAudio(format: audio.format, samples: Array(audio.samples.dropFirst(2 * 4_800)))
+        return 10 * log10(pow(10, tail.rmsDB(channel: 0) / 10) + pow(10, tail.rmsDB(channel: 1) / 10))
+    }
+
+    @Test("a scene source with gain 4 at 4 m is as loud as OpenAL plays it (the gain is clamped after distance, not before)")
+    func sceneGainAboveOne() throws {
+        func scene(gain: Float) -> String {
+            """
+            {"duration": 0.3, "sources": [{"sound": {"tone": "sine", "frequency": 1000, "duration": 1}, "loops": -1, "position": [0, 0, -4], "gain": \(gain)}]}
+            """
+        }
+        let viaScene = try Self.level(scene(gain: 4)) - Self.level(scene(gain: 1))
+        // OpenAL itself, as the renderer drove it before (gain on the source, max gain 1).
+        func direct(_ gain: Float) throws -> Double {
+            let rig = try LoopbackRig()
+            let source = try rig.toneSource(at: [0, 0, -4], gain: gain)
+            try source.set(.maxGain, to: 1)
+            try source.play()
+            let out = try rig.render(frames: 9_600)
+            return 10 * log10(pow(10, out.rmsDB(channel: 0) / 10) + pow(10, out.rmsDB(channel: 1) / 10))
+        }
+        let viaOpenAL = try direct(4) - direct(1)
+        #expect(abs(viaScene - viaOpenAL) < 0.5)
+    }
 }

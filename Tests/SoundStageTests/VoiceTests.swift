@@ -177,7 +177,7 @@ struct VoiceTests {
         let engine = try EngineRig.offline()
         defer { engine.shutdown() }
         let tone = try EngineRig.sine(engine, amplitude: 0.1, seconds: 0.1)
-        expectError(.invalidArgument) { try engine.play(tone, volume: 2) }
+        expectError(.invalidArgument) { try engine.play(tone, volume: 17) }
         expectError(.invalidArgument) { try engine.play(tone, at: [.nan, 0, 0]) }
         expectError(.invalidArgument) { try engine.play(tone, pitch: 0) }
         expectError(.invalidArgument) { try engine.play(tone, priority: 256) }

@@ -15,7 +15,8 @@ extension AudioEngine {
     ///
     /// - Parameters:
     ///   - position: where it plays (absolute coordinates), nil for unpositioned.
-    ///   - volume: 0...1, before its bus and variation.
+    ///   - volume: ``Voice/volumeRange``, before its bus and variation (above 1 boosts before
+    ///     distance attenuation, as OpenAL's source gain).
     ///   - pitch: ``Voice/pitchRange``, before variation.
     ///   - priority: 0...255, higher wins: a voice is never stolen for one of lower
     ///     priority, and a higher priority is real before any audibility of a lower one.
@@ -95,7 +96,11 @@ extension AudioEngine {
 
     /// The rules set for `sound` (the defaults when none were).
     public func voiceRules(for sound: Sound) -> VoiceRules {
-        voices.state.withLockedValue { s in s.soundIndex[ObjectIdentifier(sound)].map { s.sounds[Int($0)].rules } ?? VoiceRules() }
+        voices.state.withLockedValue { s in
+            // The entry must be this sound's, not a freed one's at the same address.
+            guard let i = s.soundIndex[ObjectIdentifier(sound)], s.sounds[Int(i)].sound === sound else { return VoiceRules() }
+            return s.sounds[Int(i)].rules
+        }
     }
 
     /// Sizes the voice pool. Voices already playing go on; the new sizes apply from the next
@@ -135,7 +140,13 @@ extension AudioEngine {
     /// The status of each of `voices`, read under one lock (a tool drawing ten thousand
     /// emitters asks once a frame, not ten thousand times).
     public func statuses(of voices: [Voice]) -> [VoiceStatus] {
-        self.voices.state.withLockedValue { s in voices.map { self.voices.status(s, $0) } }
+        self.voices.state.withLockedValue { s in
+            // A plain loop: a closure over the locked state would copy it for every voice.
+            var out: [VoiceStatus] = []
+            out.reserveCapacity(voices.count)
+            for voice in voices { out.append(self.voices.status(s, voice)) }
+            return out
+        }
     }
 
     /// Stops every voice (players are not affected).

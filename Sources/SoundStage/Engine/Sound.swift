@@ -132,7 +132,7 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// The same for the sound's buffer in hand (inside its lock).
     private func checkPlayable(_ buffer: AudioBuffer, on device: AudioDevice, _ member: String) throws {
         guard buffer.context.device !== device, !DeviceSuccession.leads(from: buffer.context.device, to: device) else { return }
-        throw failure(.wrongContext, member, "the sound belongs to \(buffer.context.device), not \(device); make it with the engine that plays it")
+        throw failure(.wrongContext, member, "its buffer is on another device (\(buffer.context.device)) than the one it is played on (\(device)); make the sound with the engine that plays it")
     }
 
     /// Whether the sound is streamed from its file as it plays.

@@ -24,6 +24,8 @@ public enum ScenePlot {
         """
 
         // World bounds: every position and keyframe, with the reference rings.
+        // Relative sources are drawn where they are as the render starts, around the listener.
+        let listenerStart = scene.listener.path?.position(at: 0) ?? scene.listener.position
         var points: [SIMD3<Float>] = [scene.listener.position] + (scene.listener.path?.keyframes.map(\.position) ?? [])
         for s in scene.sources where !s.relative {
             points.append(s.position)
@@ -61,12 +63,13 @@ public enum ScenePlot {
         // Groups: their box, their name, and each copy as a dot marked by how long it was real.
         for (g, group) in scene.groups.enumerated() {
             let color = palette[(g + 5) % palette.count]
-            let (x0, y0) = px(group.min), (x1, y1) = px(group.max)
+            let shift = group.source.relative ? listenerStart : .zero
+            let (x0, y0) = px(group.min + shift), (x1, y1) = px(group.max + shift)
             out += "<rect x=\"\(f(min(x0, x1)))\" y=\"\(f(min(y0, y1)))\" width=\"\(f(abs(x1 - x0)))\" height=\"\(f(abs(y1 - y0)))\" fill=\"none\" stroke=\"\(color)\" stroke-dasharray=\"2 2\"/>\n"
             let members = scene.sources.indices.filter { scene.sources[$0].group == g }
             var everReal = 0
             for i in members {
-                let (x, y) = px(scene.sources[i].position)
+                let (x, y) = px(scene.sources[i].position + shift)
                 let fraction = realFractions.map { $0.indices.contains(i) ? $0[i] : 0 }
                 if (fraction ?? 0) > 0 { everReal += 1 }
                 switch fraction {
@@ -84,7 +87,7 @@ public enum ScenePlot {
         for (i, s) in scene.sources.enumerated() where s.group == nil {
             let color = palette[i % palette.count]
             var position = s.path?.position(at: 0) ?? s.position
-            if s.relative { position = scene.listener.position + position }
+            if s.relative { position = listenerStart + position }
             let (x, y) = px(position)
             let ref = Double(s.referenceDistance) * scale
             if ref > 1 { out += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(f(ref))\" fill=\"none\" stroke=\"\(color)\" stroke-dasharray=\"4 3\" opacity=\"0.7\"/>\n" }

@@ -43,7 +43,7 @@ public struct SceneRenderer: Sendable {
         try listener.set(.orientation, to: Orientation(forward: scene.listener.forward, up: scene.listener.up))
         try listener.set(.position, to: scene.listener.path?.position(at: 0) ?? scene.listener.position)
         try listener.set(.velocity, to: scene.listener.velocity)
-        try engine.configureVoices(scene.voices.configuration)
+        try engine.configureVoices(poolConfiguration(context))
         for bus in scene.buses {
             let made = try engine.makeBus(named: bus.name, parent: engine.bus(named: bus.parent))
             try made.setVolume(bus.volume)
@@ -63,8 +63,11 @@ public struct SceneRenderer: Sendable {
         let order = scene.sources.indices.sorted { startFrames[$0] < startFrames[$1] }
         var next = 0
         var voices = [Voice?](repeating: nil, count: scene.sources.count)
+        // The voices started, and which source each is, for one status read a tick.
+        var started: [Voice] = [], startedSource: [Int] = []
         var realTicks = [Int](repeating: 0, count: scene.sources.count)
         var counts: [VoiceCounts] = []
+        let moving = scene.sources.indices.filter { scene.sources[$0].path != nil }
 
         let total = Int((scene.duration * Double(scene.sampleRate)).rounded())
         var samples: [Float] = []
@@ -73,7 +76,11 @@ public struct SceneRenderer: Sendable {
         while frame < total {
             while next < order.count, startFrames[order[next]] <= frame {
                 let i = order[next]
-                voices[i] = try start(scene.sources[i], sounds[scene.sources[i].sound]!, engine)
+                if let voice = try start(scene.sources[i], sounds[scene.sources[i].sound]!, engine) {
+                    voices[i] = voice
+                    started.append(voice)
+                    startedSource.append(i)
+                }
                 next += 1
             }
             let time = Double(frame) / Double(scene.sampleRate)
@@ -81,8 +88,8 @@ public struct SceneRenderer: Sendable {
                 try listener.set(.position, to: path.position(at: time))
                 try listener.set(.velocity, to: path.velocity(at: time))
             }
-            for (i, description) in scene.sources.enumerated() {
-                guard let path = description.path, let voice = voices[i], voice.isValid else { continue }
+            for i in moving {
+                guard let path = scene.sources[i].path, let voice = voices[i], voice.isValid else { continue }
                 try voice.setPosition(path.position(at: time))
                 try voice.setVelocity(path.velocity(at: time))
             }
@@ -92,11 +99,8 @@ public struct SceneRenderer: Sendable {
             frame = end
             if frame % blockFrames == 0 || frame == total {
                 counts.append(engine.voiceCounts)
-                let statuses = engine.statuses(of: voices.compactMap { $0 })
-                var k = 0
-                for i in voices.indices where voices[i] != nil {
-                    if statuses[k] == .real { realTicks[i] += 1 }
-                    k += 1
+                for (k, status) in engine.statuses(of: started).enumerated() where status == .real {
+                    realTicks[startedSource[k]] += 1
                 }
             }
             progress?(Double(frame) / Double(max(total, 1)))
@@ -106,6 +110,23 @@ public struct SceneRenderer: Sendable {
                            realFractions: realTicks.map { Double($0) / Double(ticks) })
     }
 
+    /// The scene's pool: as it asks, within what the context grants. A scene that does not
+    /// say keeps no sources for players (it has none): every source is real when the context
+    /// has one for each, as an OpenAL scene would play it; past that, 7/8 of the context's
+    /// sources are real voices and 1/8 fade the others out.
+    private func poolConfiguration(_ context: AudioContext) -> VoiceConfiguration {
+        var configuration = scene.voices.configuration
+        let granted = context.sourceLimit
+        if let real = configuration.realVoices {
+            configuration.realVoices = min(real, granted)
+        } else if scene.sources.count <= granted {
+            configuration.realVoices = granted
+        } else {
+            configuration.reservedSources = 0
+        }
+        return configuration
+    }
+
     /// Starts one source as a voice on its bus.
     private func start(_ d: SourceDescription, _ sound: Sound, _ engine: AudioEngine) throws -> Voice? {
         let cone = d.coneOuter < 360 || d.coneInner < 360
@@ -113,6 +134,7 @@ public struct SceneRenderer: Sendable {
         let options = VoiceOptions(isPinned: d.pinned, whenVirtual: d.whenVirtual, referenceDistance: d.referenceDistance,
                                    maxDistance: d.maxDistance, rolloffFactor: d.rolloff, cone: cone, isRelative: d.relative)
         do {
+            // A gain above 1 boosts before distance attenuation, as an OpenAL source's does.
             let voice = try engine.play(sound, at: d.path?.position(at: d.start) ?? d.position, volume: Voice.volumeRange.clamping(d.gain),
                                         pitch: Voice.pitchRange.clamping(d.pitch), priority: d.priority, loops: d.loops,
                                         bus: engine.bus(named: d.bus), options: options)

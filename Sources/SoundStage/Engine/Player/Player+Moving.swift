@@ -59,8 +59,8 @@ extension Player {
     /// last reference to it does.
     func replaceSource(_ s: inout PlayerState, _ old: AudioSource, in context: AudioContext, _ held: borrowing LockHeld) throws {
         guard let engine = engineRef else { throw failure(.invalidState, "move", "its engine was released") }
-        let source = try engine.voices.lendSource(held, in: context)
-        engine.voices.takeBack(held)
+        // Lent in place of the old one: the player is counted once.
+        let source = try engine.voices.lendSource(held, in: context, replacing: true)
         try old.carryProperties(to: source)
         try old.stop()
         try old.setBuffer(nil)

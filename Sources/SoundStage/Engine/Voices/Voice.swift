@@ -100,8 +100,10 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         try pool.change(self, "setVelocity(_:)") { _, details in details.velocity = velocity }
     }
 
-    /// The voice's own gain, 0...1 (variation included), before its bus. Out-of-range values
-    /// are clamped; ``setVolume(_:)`` throws instead.
+    /// The voice's own gain (variation included), before its bus: 1 plays the sound as
+    /// recorded, and up to 16 boosts it before distance attenuation, as OpenAL's source gain
+    /// does (what reaches the mix is clamped to 1 after attenuation, OpenAL's maximum gain).
+    /// Out-of-range values are clamped; ``setVolume(_:)`` throws instead.
     public var volume: Float {
         get { pool.read(self) { $0.volume } ?? 0 }
         nonmutating set { if !newValue.isNaN { try? setVolume(Voice.volumeRange.clamping(newValue)) } }
@@ -114,7 +116,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The allowed ``volume`` values.
-    public static let volumeRange: ClosedRange<Float> = 0...1
+    public static let volumeRange: ClosedRange<Float> = 0...16
     /// The allowed ``pitch`` values.
     public static let pitchRange: ClosedRange<Float> = 0.25...4
     /// The allowed priorities: higher wins.
@@ -138,7 +140,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
 
     /// Sets ``volume``.
     ///
-    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` outside 0...1,
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` outside ``volumeRange``,
     ///   ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
     public func setVolume(_ volume: Float) throws {
         guard volume.isFinite, Self.volumeRange.contains(volume) else {

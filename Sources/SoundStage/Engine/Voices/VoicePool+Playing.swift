@@ -56,9 +56,10 @@ extension VoicePool {
             let audible = slot.isPinned || slot.audibility >= s.configuration.audibilityFloor
             let weakest = weakestReal(s)
             let bus = s.buses[Int(slot.bus)]
-            let becomesReal = audible && !bus.isPausedInTree && !bus.isMutedInTree
+            let waits = s.interrupted || bus.isPausedInTree
+            let becomesReal = audible && !waits && !bus.isMutedInTree
                 && (s.reals.count < voiceCapacity(s) || weakest.map { $0.rank < slot.rank } ?? false)
-            if !becomesReal, slot.whenVirtual == .stop, !bus.isMutedInTree, !bus.isPausedInTree {
+            if !becomesReal, slot.whenVirtual == .stop, !bus.isMutedInTree, !waits {
                 s.refused += 1
                 throw failure(.voiceRefused, member, "\(sound) would start virtual (quieter than the \(s.realLimit) real voices) and its options say stop when virtual")
             }

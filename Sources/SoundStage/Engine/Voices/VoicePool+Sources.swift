@@ -45,8 +45,8 @@ extension VoicePool {
                 s.sourcesMade += 1
                 return source
             } catch {
-                // The game's own sources took what the pool counted on: it stays smaller.
-                s.sourceLimit = s.sourcesMade
+                // The context is full for now (players, the game's own sources): a source
+                // fading out serves, and the next tick tries again.
             }
         }
         guard let source = s.leaving.popLast() else { return nil }
