@@ -26,6 +26,11 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     public let extensions: [String]
     private let extensionSet: Set<String>
     let liveSources = Atomic<Int>(0)
+    /// Auxiliary effect slots alive in the context (``effectSlotLimit`` at most).
+    let liveEffectSlots = Atomic<Int>(0)
+    /// The auxiliary effect slots a context may have: OpenAL Soft 1.19 makes 64 (its
+    /// `slots` setting), and asking for more is an OpenAL error.
+    public let effectSlotLimit = 64
     /// The OpenAL version string, e.g. `1.1 ALSOFT 1.19.1`.
     public let version: String
 
@@ -61,6 +66,11 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         if let mono = attributes.monoSources {
             guard Limits.sourceCounts.contains(mono) else { throw fail(.invalidArgument, "monoSources must be in \(Limits.sourceCounts), got \(mono)") }
             list += [ALC_MONO_SOURCES, ALCint(mono)]
+        }
+        if let sends = attributes.auxiliarySends {
+            guard Limits.auxiliarySends.contains(sends) else { throw fail(.invalidArgument, "auxiliarySends must be in \(Limits.auxiliarySends), got \(sends)") }
+            guard device.isExtensionPresent("ALC_EXT_EFX") else { throw fail(.extensionMissing, "auxiliary sends need ALC_EXT_EFX, which this device lacks") }
+            list += [ALC_MAX_AUXILIARY_SENDS, ALCint(sends)]
         }
         if let stereo = attributes.stereoSources {
             guard Limits.sourceCounts.contains(stereo) else { throw fail(.invalidArgument, "stereoSources must be in \(Limits.sourceCounts), got \(stereo)") }
@@ -188,6 +198,12 @@ public final class AudioContext: Sendable, CustomStringConvertible {
 
     /// Whether this context has the AL extension `name` (e.g. `AL_SOFT_source_spatialize`).
     public func isExtensionPresent(_ name: String) -> Bool { extensionSet.contains(name) }
+
+    /// Whether the device has EFX (`ALC_EXT_EFX`): effects, effect slots, filters and sends.
+    public var hasEFX: Bool { device.isExtensionPresent("ALC_EXT_EFX") }
+
+    /// The auxiliary effect sends each source has in this context (granted, not asked for).
+    public var auxiliarySends: Int { Int(attributesInEffect[ALC_MAX_AUXILIARY_SENDS] ?? 0) }
 
     /// The output sample rate in effect.
     public var frequency: Int { Int(attributesInEffect[ALC_FREQUENCY] ?? 0) }

@@ -15,11 +15,14 @@ public struct ContextAttributes: Sendable, Hashable {
     public var hrtfName: String?
     /// Whether to run the output limiter (`ALC_OUTPUT_LIMITER_SOFT`), nil for the default.
     public var outputLimiter: Bool?
+    /// Auxiliary effect sends per source (`ALC_MAX_AUXILIARY_SENDS`, 0...16; OpenAL Soft's
+    /// default is 2). What was granted is ``AudioContext/auxiliarySends``.
+    public var auxiliarySends: Int?
 
     /// Creates a set of attributes.
     public init(
         frequency: Int? = nil, refresh: Int? = nil, monoSources: Int? = nil, stereoSources: Int? = nil,
-        hrtf: HRTFRequest = .default, hrtfName: String? = nil, outputLimiter: Bool? = nil
+        hrtf: HRTFRequest = .default, hrtfName: String? = nil, outputLimiter: Bool? = nil, auxiliarySends: Int? = nil
     ) {
         self.frequency = frequency
         self.refresh = refresh
@@ -28,5 +31,6 @@ public struct ContextAttributes: Sendable, Hashable {
         self.hrtf = hrtf
         self.hrtfName = hrtfName
         self.outputLimiter = outputLimiter
+        self.auxiliarySends = auxiliarySends
     }
 }

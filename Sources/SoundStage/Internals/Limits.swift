@@ -10,6 +10,8 @@ enum Limits {
     static let refreshRates = 1...1_000
     /// Mono or stereo source counts a context may be asked for.
     static let sourceCounts = 0...65_536
+    /// Auxiliary sends per source that OpenAL Soft allows (`ALC_MAX_AUXILIARY_SENDS`).
+    static let auxiliarySends = 0...16
     /// The most bytes one `alBufferData` takes.
     static let bufferBytes = Int(Int32.max)
     /// A generated tone's frequency, in Hz.

@@ -22,6 +22,8 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     let handle: ContextHandle
     let name: ALuint
     private let feed = Mutex(Feed())
+    /// The filter and slots the source uses, retained so none is deleted while in use.
+    let effectLinks = Mutex(EffectLinks())
 
     /// Makes a source in `context`.
     ///
