@@ -1,6 +1,9 @@
 import COpenAL
 
-/// An EFX effect object: settings OpenAL applies once loaded into an ``EffectSlot``.
+/// An EFX effect object: settings OpenAL applies once loaded into an ``EffectSlot``. Whether
+/// OpenAL has the effect type is asked at runtime (`alGetEnumValue`): one it lacks is
+/// ``SoundStageError/Code-swift.struct/extensionMissing``, and reverb falls back from EAX
+/// reverb to standard reverb.
 ///
 /// An effect is a fixed set of settings: every parameter is checked against its EFX range
 /// before OpenAL sees it. To change a slot's sound, load another effect into it (OpenAL
@@ -19,7 +22,8 @@ public final class AudioEffect: Sendable, CustomStringConvertible {
 
     /// Makes an effect in `context`.
     ///
-    /// - Throws: ``SoundStageError/Code-swift.struct/extensionMissing`` without `ALC_EXT_EFX`,
+    /// - Throws: ``SoundStageError/Code-swift.struct/extensionMissing`` without `ALC_EXT_EFX`
+    ///   or for an effect type this OpenAL lacks,
     ///   ``SoundStageError/Code-swift.struct/invalidArgument`` naming a parameter out of its
     ///   EFX range.
     public init(context: AudioContext, _ settings: EffectSettings) throws {
@@ -31,10 +35,13 @@ public final class AudioEffect: Sendable, CustomStringConvertible {
         let operation = Self.operationName("init(context:_:)")
         (name, usesEAXReverb) = try OpenAL.withContext(context.handle) { scope in
             let eax = alGetEnumValue("AL_EFFECT_EAXREVERB") != 0
+            guard alGetEnumValue(settings.alName) != 0 else {
+                throw Self.failure(.extensionMissing, "init(context:_:)", object: object, "this OpenAL has no \(settings.label) effect")
+            }
             var name: ALuint = 0
             try scope.call(operation, on: object) { alGenEffects(1, &name) }
             do {
-                try scope.call(operation, on: object) { Self.write(settings, to: name, eax: eax) }
+                try scope.call(operation, on: object) { settings.write(to: name, eax: eax) }
             } catch {
                 alDeleteEffects(1, &name)
                 throw error
@@ -50,34 +57,10 @@ public final class AudioEffect: Sendable, CustomStringConvertible {
         OpenAL.deleteName(name, in: handle, Self.operationName("deinit"), object: description, alDeleteEffects)
     }
 
-    /// For example `effect 3 (reverb) in context 2`.
+    /// For example `effect 3 (EAX reverb) in context 2`.
     public var description: String {
-        switch settings {
-        case .reverb: return "effect \(name) (\(usesEAXReverb ? "EAX reverb" : "reverb")) in \(context)"
-        case .echo: return "effect \(name) (echo) in \(context)"
-        }
-    }
-
-    /// Sets the effect type and every parameter (already checked).
-    private static func write(_ settings: EffectSettings, to name: ALuint, eax: Bool) {
-        switch settings {
-        case .reverb(let reverb):
-            alEffecti(name, AL_EFFECT_TYPE, eax ? AL_EFFECT_EAXREVERB : AL_EFFECT_REVERB)
-            for p in Reverb.parameters {
-                let param = eax ? p.eax : p.standard
-                if param != 0 { alEffectf(name, param, reverb[keyPath: p.value]) }
-            }
-            alEffecti(name, eax ? AL_EAXREVERB_DECAY_HFLIMIT : AL_REVERB_DECAY_HFLIMIT, reverb.decayHFLimit ? AL_TRUE : AL_FALSE)
-            if eax {
-                var pan = [reverb.reflectionsPan.x, reverb.reflectionsPan.y, reverb.reflectionsPan.z]
-                alEffectfv(name, AL_EAXREVERB_REFLECTIONS_PAN, &pan)
-                pan = [reverb.lateReverbPan.x, reverb.lateReverbPan.y, reverb.lateReverbPan.z]
-                alEffectfv(name, AL_EAXREVERB_LATE_REVERB_PAN, &pan)
-            }
-        case .echo(let echo):
-            alEffecti(name, AL_EFFECT_TYPE, AL_EFFECT_ECHO)
-            for p in Echo.parameters { alEffectf(name, p.param, echo[keyPath: p.value]) }
-        }
+        if case .reverb = settings, usesEAXReverb { return "effect \(name) (EAX reverb) in \(context)" }
+        return "effect \(name) (\(settings.label)) in \(context)"
     }
 }
 

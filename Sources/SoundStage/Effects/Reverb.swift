@@ -93,4 +93,20 @@ public struct Reverb: Sendable, Hashable {
         }
         return nil
     }
+
+    /// Sets the reverb type and every parameter (already checked) on effect `name`: EAX
+    /// reverb, or the standard reverb's subset when `eax` is false.
+    func write(to name: ALuint, eax: Bool) {
+        alEffecti(name, AL_EFFECT_TYPE, eax ? AL_EFFECT_EAXREVERB : AL_EFFECT_REVERB)
+        for p in Self.parameters {
+            let param = eax ? p.eax : p.standard
+            if param != 0 { alEffectf(name, param, self[keyPath: p.value]) }
+        }
+        alEffecti(name, eax ? AL_EAXREVERB_DECAY_HFLIMIT : AL_REVERB_DECAY_HFLIMIT, decayHFLimit ? AL_TRUE : AL_FALSE)
+        guard eax else { return }
+        var pan = [reflectionsPan.x, reflectionsPan.y, reflectionsPan.z]
+        alEffectfv(name, AL_EAXREVERB_REFLECTIONS_PAN, &pan)
+        pan = [lateReverbPan.x, lateReverbPan.y, lateReverbPan.z]
+        alEffectfv(name, AL_EAXREVERB_LATE_REVERB_PAN, &pan)
+    }
 }

@@ -1,0 +1,60 @@
+import COpenAL
+
+/// A numeric parameter of an effect: its name in messages, its EFX enum, its EFX range, and
+/// where the settings keep it.
+struct FloatParameter<Settings>: Sendable {
+    let name: String
+    let param: ALenum
+    let range: ClosedRange<Float>
+    let value: KeyPath<Settings, Float> & Sendable
+}
+
+/// An integer parameter (a waveform, a phase in degrees, a tuning step).
+struct IntParameter<Settings>: Sendable {
+    let name: String
+    let param: ALenum
+    let range: ClosedRange<Int>
+    let value: KeyPath<Settings, Int> & Sendable
+}
+
+/// The settings of one EFX effect type, described by a table of its parameters: one place
+/// checks every value against its EFX range and one writes them all.
+protocol EFXParameters: Sendable, Hashable {
+    /// `AL_EFFECT_TYPE`'s value.
+    static var effectType: ALint { get }
+    /// The enum's name, for `alGetEnumValue` (is the effect there?).
+    static var alName: String { get }
+    /// The effect's name in messages.
+    static var label: String { get }
+    static var floats: [FloatParameter<Self>] { get }
+    static var ints: [IntParameter<Self>] { get }
+}
+
+extension EFXParameters {
+    static var ints: [IntParameter<Self>] { [] }
+
+    /// What is out of range, naming the parameter and its range; nil when every value fits.
+    func problem() -> String? {
+        for p in Self.floats {
+            let v = self[keyPath: p.value]
+            if !v.isFinite || !p.range.contains(v) { return "\(Self.label) \(p.name) must be in \(p.range), got \(v)" }
+        }
+        for p in Self.ints where !p.range.contains(self[keyPath: p.value]) {
+            return "\(Self.label) \(p.name) must be in \(p.range), got \(self[keyPath: p.value])"
+        }
+        return nil
+    }
+
+    /// Sets the effect type and every parameter (already checked), in the current context.
+    func write(to name: ALuint) {
+        alEffecti(name, AL_EFFECT_TYPE, Self.effectType)
+        for p in Self.floats { alEffectf(name, p.param, self[keyPath: p.value]) }
+        for p in Self.ints { alEffecti(name, p.param, ALint(self[keyPath: p.value])) }
+    }
+}
+
+/// The waveform of a chorus's or flanger's modulation.
+public enum ModulationWaveform: Int, Sendable, Hashable, CaseIterable {
+    case sinusoid = 0
+    case triangle = 1
+}
