@@ -26,6 +26,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     public let extensions: [String]
     private let extensionSet: Set<String>
     let liveSources = Atomic<Int>(0)
+    /// What the context was made with (and the HRTF since switched to).
+    let requestedAttributes: Mutex<ContextAttributes>
     /// Auxiliary effect slots alive in the context (``effectSlotLimit`` at most).
     let liveEffectSlots = Atomic<Int>(0)
     /// The auxiliary effect slots a context may have: OpenAL Soft 1.19 makes 64 (its
@@ -40,66 +42,13 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     ///   attributes or an unknown HRTF name; ``SoundStageError/Code-swift.struct/extensionMissing``
     ///   when HRTF or the limiter is asked for without its extension.
     public init(device: AudioDevice, attributes: ContextAttributes = ContextAttributes()) throws {
+        requestedAttributes = Mutex(attributes)
         let id = AudioContext.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let object = "new context on \(device)"
         func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {
             Self.failure(code, "init", object: object, reason)
         }
-        var list: [ALCint] = []
-        if let format = device.loopbackFormat, let channels = format.channels.alcValue {
-            if let frequency = attributes.frequency, frequency != format.sampleRate {
-                throw fail(.invalidArgument, "frequency \(frequency) differs from the loopback format's \(format.sampleRate) Hz")
-            }
-            list += [ALC_FORMAT_CHANNELS_SOFT, channels,
-                     ALC_FORMAT_TYPE_SOFT, format.sampleType.alcValue,
-                     ALC_FREQUENCY, ALCint(format.sampleRate)]
-        } else if let frequency = attributes.frequency {
-            guard Limits.outputSampleRates.contains(frequency) else {
-                throw fail(.invalidArgument, "frequency must be in \(Limits.outputSampleRates) Hz, got \(frequency)")
-            }
-            list += [ALC_FREQUENCY, ALCint(frequency)]
-        }
-        if let refresh = attributes.refresh {
-            guard Limits.refreshRates.contains(refresh) else { throw fail(.invalidArgument, "refresh must be in \(Limits.refreshRates) Hz, got \(refresh)") }
-            list += [ALC_REFRESH, ALCint(refresh)]
-        }
-        if let mono = attributes.monoSources {
-            guard Limits.sourceCounts.contains(mono) else { throw fail(.invalidArgument, "monoSources must be in \(Limits.sourceCounts), got \(mono)") }
-            list += [ALC_MONO_SOURCES, ALCint(mono)]
-        }
-        if let sends = attributes.auxiliarySends {
-            guard Limits.auxiliarySends.contains(sends) else { throw fail(.invalidArgument, "auxiliarySends must be in \(Limits.auxiliarySends), got \(sends)") }
-            guard device.isExtensionPresent("ALC_EXT_EFX") else { throw fail(.extensionMissing, "auxiliary sends need ALC_EXT_EFX, which this device lacks") }
-            list += [ALC_MAX_AUXILIARY_SENDS, ALCint(sends)]
-        }
-        if let stereo = attributes.stereoSources {
-            guard Limits.sourceCounts.contains(stereo) else { throw fail(.invalidArgument, "stereoSources must be in \(Limits.sourceCounts), got \(stereo)") }
-            list += [ALC_STEREO_SOURCES, ALCint(stereo)]
-        }
-        if attributes.hrtf != .default || attributes.hrtfName != nil {
-            guard device.isExtensionPresent("ALC_SOFT_HRTF") else {
-                throw fail(.extensionMissing, "HRTF needs ALC_SOFT_HRTF, which this device lacks")
-            }
-            switch attributes.hrtf {
-            case .on: list += [ALC_HRTF_SOFT, ALC_TRUE]
-            case .off: list += [ALC_HRTF_SOFT, ALC_FALSE]
-            case .default: list += [ALC_HRTF_SOFT, ALC_DONT_CARE_SOFT]
-            }
-            if let hrtfName = attributes.hrtfName {
-                let available = device.availableHRTFs
-                guard let index = available.firstIndex(of: hrtfName) else {
-                    throw fail(.invalidArgument, "no HRTF named '\(hrtfName)'; available: \(available.joined(separator: ", "))")
-                }
-                list += [ALC_HRTF_ID_SOFT, ALCint(index)]
-            }
-        }
-        if let limiter = attributes.outputLimiter {
-            guard device.isExtensionPresent("ALC_SOFT_output_limiter") else {
-                throw fail(.extensionMissing, "the output limiter needs ALC_SOFT_output_limiter, which this device lacks")
-            }
-            list += [ALC_OUTPUT_LIMITER_SOFT, limiter ? ALC_TRUE : ALC_FALSE]
-        }
-        list.append(0)
+        let list = try Self.attributeList(attributes, device: device, fail: fail)
 
         let raw = device.handle.raw
         let created: (OpaquePointer, [Int32: Int32]) = try OpenAL.withDevice { _ in
@@ -216,6 +165,68 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     public var stereoSources: Int { Int(attributesInEffect[ALC_STEREO_SOURCES] ?? 0) }
     /// The number of sources alive in this context.
     public var sourceCount: Int { liveSources.load(ordering: .relaxed) }
+
+    /// The ALC attribute list for `attributes` on `device` (checked; zero-terminated): for a
+    /// new context, and for resetting the device (``switchHRTF(_:named:)``).
+    static func attributeList(_ attributes: ContextAttributes, device: AudioDevice,
+                              fail: (SoundStageError.Code, String) -> SoundStageError) throws -> [ALCint] {
+        var list: [ALCint] = []
+        if let format = device.loopbackFormat, let channels = format.channels.alcValue {
+            if let frequency = attributes.frequency, frequency != format.sampleRate {
+                throw fail(.invalidArgument, "frequency \(frequency) differs from the loopback format's \(format.sampleRate) Hz")
+            }
+            list += [ALC_FORMAT_CHANNELS_SOFT, channels,
+                     ALC_FORMAT_TYPE_SOFT, format.sampleType.alcValue,
+                     ALC_FREQUENCY, ALCint(format.sampleRate)]
+        } else if let frequency = attributes.frequency {
+            guard Limits.outputSampleRates.contains(frequency) else {
+                throw fail(.invalidArgument, "frequency must be in \(Limits.outputSampleRates) Hz, got \(frequency)")
+            }
+            list += [ALC_FREQUENCY, ALCint(frequency)]
+        }
+        if let refresh = attributes.refresh {
+            guard Limits.refreshRates.contains(refresh) else { throw fail(.invalidArgument, "refresh must be in \(Limits.refreshRates) Hz, got \(refresh)") }
+            list += [ALC_REFRESH, ALCint(refresh)]
+        }
+        if let mono = attributes.monoSources {
+            guard Limits.sourceCounts.contains(mono) else { throw fail(.invalidArgument, "monoSources must be in \(Limits.sourceCounts), got \(mono)") }
+            list += [ALC_MONO_SOURCES, ALCint(mono)]
+        }
+        if let sends = attributes.auxiliarySends {
+            guard Limits.auxiliarySends.contains(sends) else { throw fail(.invalidArgument, "auxiliarySends must be in \(Limits.auxiliarySends), got \(sends)") }
+            guard device.isExtensionPresent("ALC_EXT_EFX") else { throw fail(.extensionMissing, "auxiliary sends need ALC_EXT_EFX, which this device lacks") }
+            list += [ALC_MAX_AUXILIARY_SENDS, ALCint(sends)]
+        }
+        if let stereo = attributes.stereoSources {
+            guard Limits.sourceCounts.contains(stereo) else { throw fail(.invalidArgument, "stereoSources must be in \(Limits.sourceCounts), got \(stereo)") }
+            list += [ALC_STEREO_SOURCES, ALCint(stereo)]
+        }
+        if attributes.hrtf != .default || attributes.hrtfName != nil {
+            guard device.isExtensionPresent("ALC_SOFT_HRTF") else {
+                throw fail(.extensionMissing, "HRTF needs ALC_SOFT_HRTF, which this device lacks")
+            }
+            switch attributes.hrtf {
+            case .on: list += [ALC_HRTF_SOFT, ALC_TRUE]
+            case .off: list += [ALC_HRTF_SOFT, ALC_FALSE]
+            case .default: list += [ALC_HRTF_SOFT, ALC_DONT_CARE_SOFT]
+            }
+            if let hrtfName = attributes.hrtfName {
+                let available = device.availableHRTFs
+                guard let index = available.firstIndex(of: hrtfName) else {
+                    throw fail(.invalidArgument, "no HRTF named '\(hrtfName)'; available: \(available.joined(separator: ", "))")
+                }
+                list += [ALC_HRTF_ID_SOFT, ALCint(index)]
+            }
+        }
+        if let limiter = attributes.outputLimiter {
+            guard device.isExtensionPresent("ALC_SOFT_output_limiter") else {
+                throw fail(.extensionMissing, "the output limiter needs ALC_SOFT_output_limiter, which this device lacks")
+            }
+            list += [ALC_OUTPUT_LIMITER_SOFT, limiter ? ALC_TRUE : ALC_FALSE]
+        }
+        list.append(0)
+        return list
+    }
 
     /// What OpenAL Soft did about HRTF on this context's device.
     public var hrtfStatus: HRTFStatus {

@@ -42,7 +42,7 @@ extension AudioEngine {
                     reason: RouteChange.Reason, lostAt: ContinuousClock.Instant?) throws -> RouteChange {
         let began = ContinuousClock.now
         let old = output.withLock { $0 }
-        let context = try AudioContext(device: device, attributes: attributes)
+        let context = try AudioContext(device: device, attributes: old.context.attributes)
         try old.context.carryState(to: context)
         DeviceSuccession.record(from: old.device, to: device)
         output.withLock { $0 = EngineOutput(device: device, context: context, requested: requested) }
@@ -222,5 +222,14 @@ extension AudioEngine {
         } catch {
             reportServiceError(held, error, player: nil)
         }
+    }
+}
+
+extension AudioEngine {
+    /// Switches HRTF on or off, or to another data set by name, while everything plays (see
+    /// ``AudioContext/switchHRTF(_:named:)``); the engine keeps the choice when it moves to
+    /// another device.
+    public func switchHRTF(_ request: HRTFRequest, named name: String? = nil) throws {
+        try context.switchHRTF(request, named: name)
     }
 }

@@ -57,8 +57,9 @@ public final class AudioEngine: Sendable {
     public var context: AudioContext { output.withLock { $0.context } }
     /// The device and context in use, and what was asked for.
     let output: Mutex<EngineOutput>
-    /// The attributes every context of the engine is made with.
-    public let attributes: ContextAttributes
+    /// The attributes every context of the engine is made with: those it was made with, and
+    /// the HRTF it switched to since (``switchHRTF(_:named:)``).
+    public var attributes: ContextAttributes { context.attributes }
     /// Whether the engine renders offline through the loopback device.
     public let isOffline: Bool
     /// The service tick in seconds.
@@ -102,7 +103,6 @@ public final class AudioEngine: Sendable {
         let device = try Self.open(output)
         let context = try AudioContext(device: device, attributes: attributes)
         self.output = Mutex(EngineOutput(device: device, context: context, requested: output))
-        self.attributes = attributes
         isOffline = output.isOffline
         self.tickSeconds = tick
         let found = foundErrors
