@@ -62,6 +62,8 @@ extension Player {
         // Lent in place of the old one: the player is counted once.
         let source = try engine.voices.lendSource(held, in: context, replacing: true)
         try old.carryProperties(to: source)
+        s.source = source
+        try applyOcclusion(&s, held)   // the filter is made again on the new device
         try old.stop()
         try old.setBuffer(nil)
         s.source = source

@@ -117,6 +117,7 @@ extension Player {
             try feed(&s, source, from: s.startFrame)
             try applyGain(&s, busGain: busGain)
             try applyPan(&s)
+            try applyOcclusion(&s, held)
             try source.set(.pitch, to: s.settings.rate)
             return source
         }

@@ -59,4 +59,6 @@ struct PlayerSettings {
     var bus: Int32 = Bus.musicIndex
     /// nil: the default for the player's kind.
     var outputLossPolicy: OutputLossPolicy?
+    var occlusion: Float = 0
+    var obstruction: Float = 0
 }

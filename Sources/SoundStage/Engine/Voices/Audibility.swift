@@ -8,7 +8,7 @@ enum Audibility {
     /// The audibility of a voice in `slot` whose bus gives `busGain`, heard by `listener`.
     @inline(__always)
     static func of(_ slot: borrowing VoiceSlot, cone: VoiceCone?, busGain: Float, listener: ListenerSnapshot) -> Float {
-        var gain = slot.volume * busGain
+        var gain = slot.volume * busGain * slot.directGain
         if gain <= 0 { return 0 }
         if slot.positioned {
             // Scalar arithmetic: the generic SIMD3 operations cost several times as much in

@@ -160,6 +160,36 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         try pool.change(self, "setPitch(_:)") { slot, _ in slot.pitch = pitch }
     }
 
+    /// How much of a wall stands between the voice and the listener, 0...1 (see
+    /// ``Occlusion``): its direct sound loses highs and level, and it ranks as heard through
+    /// it. Kept in steps of 0.01; out-of-range values are clamped.
+    public var occlusion: Float {
+        get { pool.readDetails(self) { $0.occlusion } ?? 0 }
+        nonmutating set { try? setOcclusion(Occlusion.quantized(newValue), obstruction: obstruction) }
+    }
+
+    /// How much is in the way (the room still shared), 0...1 (see ``Occlusion``).
+    public var obstruction: Float {
+        get { pool.readDetails(self) { $0.obstruction } ?? 0 }
+        nonmutating set { try? setOcclusion(occlusion, obstruction: Occlusion.quantized(newValue)) }
+    }
+
+    /// Sets ``occlusion`` and ``obstruction`` together.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` outside 0...1,
+    ///   ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
+    public func setOcclusion(_ occlusion: Float, obstruction: Float = 0) throws {
+        guard Occlusion.range.contains(occlusion), Occlusion.range.contains(obstruction) else {
+            throw pool.failure(.invalidArgument, "setOcclusion(\(occlusion), obstruction: \(obstruction))", "\(self): each must be in 0...1")
+        }
+        let (c, b) = (Occlusion.quantized(occlusion), Occlusion.quantized(obstruction))
+        try pool.change(self, "setOcclusion(_:obstruction:)") { slot, details in
+            details.occlusion = c
+            details.obstruction = b
+            slot.directGain = Occlusion.directGain(occlusion: c, obstruction: b)
+        }
+    }
+
     /// The playhead in frames of the sound, counting every play from the first (a looping
     /// voice's grows without end); nil once ended. A virtual voice's keeps time too.
     public var playheadFrames: Double? { pool.read(self) { $0.playhead } }

@@ -63,6 +63,7 @@ extension VoicePool {
         try source.set(.referenceDistance, to: 1)
         try source.set(.maxDistance, to: .greatestFiniteMagnitude)
         try source.set(.rolloffFactor, to: 1)
+        try source.setDirectFilter(nil)
     }
 
     /// A player gives its source back (it goes away); the source goes when its last

@@ -132,8 +132,18 @@ extension VoicePool {
     /// The engine frame the playheads are as of.
     func clockFrame(_ held: borrowing LockHeld) -> Int { state.withLockedValue(held) { $0.clockFrame } }
 
+    /// The shared filter for `settings` on `context`, made the first time it is asked for.
+    func filter(_ s: inout VoicePoolState, _ settings: FilterSettings?, in context: AudioContext) throws -> AudioFilter? {
+        guard let settings else { return nil }
+        if let made = s.filters[settings], made.context === context { return made }
+        let made = try AudioFilter(context: context, settings)
+        s.filters[settings] = made
+        return made
+    }
+
     /// Drops every source: real voices become virtual and keep time.
     func dropSources(_ s: inout VoicePoolState) {
+        s.filters.removeAll()
         for r in s.reals.indices.reversed() { s.slots[Int(s.reals[r].slot)].real = -1 }
         s.reals.removeAll()
         s.leaving.removeAll()
@@ -160,6 +170,9 @@ extension VoicePool {
             try source.set(.coneInnerAngle, to: cone.innerAngle)
             try source.set(.coneOuterAngle, to: cone.outerAngle)
             try source.set(.coneOuterGain, to: cone.outerGain)
+            let details = s.details[i]
+            try source.setDirectFilter(try filter(&s, Occlusion.directFilter(occlusion: details.occlusion, obstruction: details.obstruction),
+                                                  in: source.context))
         } catch {
             s.errors.append(error)
         }

@@ -24,6 +24,9 @@ struct VoicePoolState {
     /// Stopped, empty sources ready for the next real voice.
     var spare: [AudioSource] = []
     var sourcesMade = 0
+    /// Direct-path filters for occlusion and obstruction, one per setting, on the current
+    /// context (voices share them; dropped when the engine moves).
+    var filters: [FilterSettings: AudioFilter] = [:]
     /// Sources lent to players (they count against ``realLimit``).
     var lent = 0
     var sounds: [SoundEntry] = []

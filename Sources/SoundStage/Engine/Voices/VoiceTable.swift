@@ -20,6 +20,8 @@ struct VoiceSlot {
     var referenceDistance: Float = 1
     var maxDistance: Float = .greatestFiniteMagnitude
     var rolloff: Float = 1
+    /// The direct path's gain from occlusion and obstruction (1 without).
+    var directGain: Float = 1
     var generation: UInt32 = 0
     var bus: Int32 = 0
     /// Index in ``VoicePoolState/reals`` while real, -1 while virtual.
@@ -57,6 +59,8 @@ struct VoiceDetails {
     var cone: VoiceCone?
     /// The engine frame it started on (the oldest is stolen first).
     var startFrame = 0
+    var occlusion: Float = 0
+    var obstruction: Float = 0
     /// Set when a property the source mirrors changed since it was last written.
     var dirty = false
 }

@@ -1,0 +1,42 @@
+extension Player {
+    /// How much of a wall stands between the player and the listener, 0...1 (see
+    /// ``Occlusion``): its direct sound loses highs and level. Kept in steps of 0.01;
+    /// out-of-range values are clamped, NaN ignored; ``setOcclusion(_:obstruction:)`` throws.
+    public var occlusion: Float {
+        get { settings.occlusion }
+        set { if !newValue.isNaN { logging { try setOcclusion(Occlusion.quantized(newValue), obstruction: obstruction) } } }
+    }
+
+    /// How much is in the way (the room still shared), 0...1 (see ``Occlusion``).
+    public var obstruction: Float {
+        get { settings.obstruction }
+        set { if !newValue.isNaN { logging { try setOcclusion(occlusion, obstruction: Occlusion.quantized(newValue)) } } }
+    }
+
+    /// Sets ``occlusion`` and ``obstruction`` together; heard at once.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` outside 0...1.
+    public func setOcclusion(_ occlusion: Float, obstruction: Float = 0) throws {
+        guard Occlusion.range.contains(occlusion), Occlusion.range.contains(obstruction) else {
+            throw failure(.invalidArgument, "setOcclusion(\(occlusion), obstruction: \(obstruction))", "each must be in 0...1")
+        }
+        try keepingEngine {
+            try OpenAL.lock.withLock { held in
+                try state.withLockedValue(held) { s in
+                    s.settings.occlusion = Occlusion.quantized(occlusion)
+                    s.settings.obstruction = Occlusion.quantized(obstruction)
+                    try applyOcclusion(&s, held)
+                }
+            }
+        }
+    }
+
+    /// Puts the occlusion filter on the source's direct path (none without occlusion), shared
+    /// with the engine's voices.
+    func applyOcclusion(_ s: inout PlayerState, _ held: borrowing LockHeld) throws {
+        guard let source = s.source, let engine = engineRef else { return }
+        let settings = Occlusion.directFilter(occlusion: s.settings.occlusion, obstruction: s.settings.obstruction)
+        let filter = try engine.voices.state.withLockedValue(held) { pool in try engine.voices.filter(&pool, settings, in: source.context) }
+        try source.setDirectFilter(filter)
+    }
+}
