@@ -32,6 +32,7 @@ extension AudioEngine {
             let (bus, _) = player.busPlaying(held)
             player.followBus(held, paused: gains.paused[Int(bus)])
             player.refreshGain(held)
+            player.refreshEffects(held)
         }
     }
 

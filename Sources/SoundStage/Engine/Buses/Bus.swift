@@ -86,6 +86,27 @@ public struct Bus: Sendable, Hashable, CustomStringConvertible {
         pool.startFade(self, to: target, duration: duration, curve: curve)
     }
 
+    /// Runs `settings` as the bus's effect: every voice and player on the bus, or on a bus
+    /// under it without an effect of its own, sends to it through its first auxiliary send
+    /// (a room reverb on the effects bus, an echo on dialog). `level` is the effect's return,
+    /// 0...1. nil removes it. The effect follows the engine to another device.
+    ///
+    /// - Throws: what making the effect and its slot throws (a parameter out of range, no
+    ///   EFX, no slot left), ``SoundStageError/Code-swift.struct/invalidArgument`` for a level
+    ///   outside 0...1, ``SoundStageError/Code-swift.struct/invalidState`` once the engine is gone.
+    public func setEffect(_ settings: EffectSettings?, level: Float = 1) throws {
+        guard level.isFinite, (0...1).contains(level) else {
+            throw pool.failure(.invalidArgument, "setEffect(_:level: \(level))", "\(self): the level must be in 0...1")
+        }
+        guard let engine = pool.state.withLockedValue({ $0.engine }) else {
+            throw pool.failure(.invalidState, "setEffect(_:level:)", "\(self): its engine is gone")
+        }
+        try pool.setEffect(self, settings, level: level, context: engine.context)
+    }
+
+    /// The bus's own effect, nil for none.
+    public var effect: EffectSettings? { pool.readBus(self) { $0.effect?.settings } }
+
     /// The gain the bus gives its sounds now: its volume times every bus above it, ducking
     /// and mutes included (0 when muted).
     public var gain: Float { pool.readBus(self) { $0.gain } }

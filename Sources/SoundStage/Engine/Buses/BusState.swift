@@ -24,6 +24,10 @@ struct BusState {
     var isMetering = false
     /// Its level meters: the last reading.
     var meter = BusMeter()
+    /// The effect its sounds send to, and how loud its return is; the slot is made on the
+    /// engine's current context when first needed.
+    var effect: (settings: EffectSettings, level: Float)?
+    var effectSlot: EffectSlot?
 
     init(name: String, parent: Int32) {
         self.name = name

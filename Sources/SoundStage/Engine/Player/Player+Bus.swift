@@ -24,6 +24,7 @@ extension Player {
             state.withLockedValue(held) { $0.settings.bus = bus.index }
             engine.busesChanged(held)
             refreshGain(held)
+            refreshEffects(held)
         }
     }
 

@@ -31,12 +31,20 @@ extension Player {
         }
     }
 
-    /// Puts the occlusion filter on the source's direct path (none without occlusion), shared
-    /// with the engine's voices.
+    /// Sets the source's effects again after its bus's effect changed.
+    func refreshEffects(_ held: borrowing LockHeld) {
+        state.withLockedValue(held) { s in
+            do { try applyOcclusion(&s, held) } catch { report(&s, held, error) }
+        }
+    }
+
+    /// Puts the occlusion filter on the source's direct path and its send to the bus's
+    /// effect, as the engine's voices have them.
     func applyOcclusion(_ s: inout PlayerState, _ held: borrowing LockHeld) throws {
         guard let source = s.source, let engine = engineRef else { return }
-        let settings = Occlusion.directFilter(occlusion: s.settings.occlusion, obstruction: s.settings.obstruction)
-        let filter = try engine.voices.state.withLockedValue(held) { pool in try engine.voices.filter(&pool, settings, in: source.context) }
-        try source.setDirectFilter(filter)
+        let (bus, occlusion, obstruction) = (s.settings.bus, s.settings.occlusion, s.settings.obstruction)
+        try engine.voices.state.withLockedValue(held) { pool in
+            try engine.voices.applyEffects(&pool, to: source, bus: bus, occlusion: occlusion, obstruction: obstruction)
+        }
     }
 }

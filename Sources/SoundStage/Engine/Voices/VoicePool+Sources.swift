@@ -144,6 +144,8 @@ extension VoicePool {
     /// Drops every source: real voices become virtual and keep time.
     func dropSources(_ s: inout VoicePoolState) {
         s.filters.removeAll()
+        // Bus effects' slots are on the old device: made again when first needed.
+        for b in s.buses.indices { s.buses[b].effectSlot = nil }
         for r in s.reals.indices.reversed() { s.slots[Int(s.reals[r].slot)].real = -1 }
         s.reals.removeAll()
         s.leaving.removeAll()
@@ -170,9 +172,7 @@ extension VoicePool {
             try source.set(.coneInnerAngle, to: cone.innerAngle)
             try source.set(.coneOuterAngle, to: cone.outerAngle)
             try source.set(.coneOuterGain, to: cone.outerGain)
-            let details = s.details[i]
-            try source.setDirectFilter(try filter(&s, Occlusion.directFilter(occlusion: details.occlusion, obstruction: details.obstruction),
-                                                  in: source.context))
+            try applyEffects(&s, to: source, bus: slot.bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction)
         } catch {
             s.errors.append(error)
         }
