@@ -439,3 +439,48 @@ double cbase_voice_tick(int voices, int real, int ticks) {
     close_loopback(device, context);
     return median;
 }
+
+/* Mixing `voices` looping positioned voices, each sending to one EAX reverb slot (the
+ * GENERIC preset's main parameters) through both of its two sends, the second with a
+ * lowpass send filter. Returns the seconds taken to render `frames`. */
+double cbase_mix_reverb(int voices, int frames, int block) {
+    ALCcontext *context;
+    ALCdevice *device = open_loopback(0, voices, &context);
+    if (!device) return -1;
+    ALuint buffer = sine_buffer(), effect, slot, filter;
+    alGenEffects(1, &effect);
+    alEffecti(effect, AL_EFFECT_TYPE, AL_EFFECT_EAXREVERB);
+    alEffectf(effect, AL_EAXREVERB_DECAY_TIME, 1.49f);
+    alEffectf(effect, AL_EAXREVERB_GAIN, 0.3162f);
+    alGenAuxiliaryEffectSlots(1, &slot);
+    alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, (ALint)effect);
+    alGenFilters(1, &filter);
+    alFilteri(filter, AL_FILTER_TYPE, AL_FILTER_LOWPASS);
+    alFilterf(filter, AL_LOWPASS_GAINHF, 0.5f);
+    ALuint *sources = malloc(sizeof(ALuint) * voices);
+    alGenSources(voices, sources);
+    for (int i = 0; i < voices; i++) {
+        float angle = 2 * (float)M_PI * i / voices;
+        alSourcei(sources[i], AL_BUFFER, (ALint)buffer);
+        alSourcei(sources[i], AL_LOOPING, AL_TRUE);
+        alSource3f(sources[i], AL_POSITION, 4 * cosf(angle), 0, 4 * sinf(angle));
+        alSource3i(sources[i], AL_AUXILIARY_SEND_FILTER, (ALint)slot, 0, AL_FILTER_NULL);
+        alSource3i(sources[i], AL_AUXILIARY_SEND_FILTER, (ALint)slot, 1, (ALint)filter);
+    }
+    alSourcePlayv(voices, sources);
+    if (alGetError() != AL_NO_ERROR) return -1;
+    float *out = malloc(sizeof(float) * 2 * block);
+    double start = now();
+    for (int done = 0; done < frames; done += block)
+        alcRenderSamplesSOFT(device, out, block);
+    double seconds = now() - start;
+    free(out);
+    alDeleteSources(voices, sources);
+    free(sources);
+    alDeleteAuxiliaryEffectSlots(1, &slot);
+    alDeleteEffects(1, &effect);
+    alDeleteFilters(1, &filter);
+    alDeleteBuffers(1, &buffer);
+    close_loopback(device, context);
+    return seconds;
+}

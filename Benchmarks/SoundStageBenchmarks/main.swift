@@ -1,7 +1,7 @@
 // soundstage-bench: SoundStage against raw OpenAL C (the CBaseline target) on the same work,
 // in the same run, as ratios. Build and run with `make bench` (release mode).
 //
-//   soundstage-bench [--runs N] [--quick] [--only mix|engine|voices|decode]     the table
+//   soundstage-bench [--runs N] [--quick] [--only mix|engine|voices|effects|decode]     the table
 //   soundstage-bench --workload NAME          one small fixed workload, for callgrind
 import CBaseline
 import Foundation
@@ -14,7 +14,7 @@ func option(_ name: String) -> String? {
 }
 let quick = arguments.contains("--quick")
 let runs = Int(option("--runs") ?? "") ?? (quick ? 3 : 5)
-/// One group of the table: mix, engine, voices or decode.
+/// One group of the table: mix, engine, voices, effects or decode.
 let only = option("--only")
 
 func now() -> Double {
@@ -261,6 +261,40 @@ if arguments.contains("--gap") {
     exit(0)
 }
 
+/// Seconds to render `frames` of `voices` looping positioned voices, each sending through
+/// both of its two sends to one EAX reverb slot (the second through a lowpass), SoundStage.
+func swiftMixReverb(voices: Int, frames: Int, block: Int) throws -> Double {
+    let context = try loopback(hrtf: false, sources: voices)
+    let buffer = try sineBuffer(context)
+    var reverb = Reverb()
+    reverb.decayTime = 1.49
+    reverb.gain = 0.3162
+    let slot = try EffectSlot(context: context)
+    try slot.setEffect(try AudioEffect(context: context, .reverb(reverb)))
+    let filter = try AudioFilter(context: context, .lowpass(gainHF: 0.5))
+    let sources = try (0..<voices).map { i -> AudioSource in
+        let angle = 2 * Float.pi * Float(i) / Float(voices)
+        let source = try AudioSource(context: context)
+        try source.setBuffer(buffer)
+        try source.set(.isLooping, to: true)
+        try source.set(.position, to: [4 * cosf(angle), 0, 4 * sinf(angle)])
+        try source.setSend(0, to: slot)
+        try source.setSend(1, to: slot, filter: filter)
+        return source
+    }
+    try AudioSource.play(sources)
+    var out = [Float](repeating: 0, count: 2 * block)
+    return try withExtendedLifetime((sources, slot, filter)) {
+        let start = now()
+        var done = 0
+        while done < frames {
+            try out.withUnsafeMutableBytes { try context.device.render(into: $0, frames: block) }
+            done += block
+        }
+        return now() - start
+    }
+}
+
 /// The voice tick: `voices` looping emitters moving every frame, `real` of them real. Each
 /// tick moves them all (one setPositions call) and runs the engine's service tick. Returns
 /// the median seconds of a tick over `ticks`.
@@ -467,6 +501,15 @@ if only == nil || only == "voices" {
     let (s, c) = try measure({ Double(frames) / 48_000 / (try swiftPoolMix(real: real, frames: frames)) },
                              { let t = cbase_mix(Int32(real), Int32(frames), 480, 0); return t < 0 ? t : Double(frames) / 48_000 / t })
     figures.append(Figure(name: "mix a full pool: \(real) real voices through the engine, ticks included", unit: "x real time", swift: s, c: c,
+                          ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
+}
+
+if only == nil || only == "effects" {
+    // 256 voices, one reverb slot, two sends each.
+    let frames = Int((quick ? 0.25 : 1.0) * 48_000) / 1_024 * 1_024
+    let (s, c) = try measure({ Double(frames) / 48_000 / (try swiftMixReverb(voices: 256, frames: frames, block: 1_024)) },
+                             { let t = cbase_mix_reverb(256, Int32(frames), 1_024); return t < 0 ? t : Double(frames) / 48_000 / t })
+    figures.append(Figure(name: "mix 256 voices with one reverb slot, two sends each", unit: "x real time", swift: s, c: c,
                           ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
 }
 

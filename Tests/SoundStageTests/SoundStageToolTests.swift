@@ -52,6 +52,18 @@ struct SoundStageToolTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test("soundstage effects lists EFX, the effect types, filters, HRTF sets and the 113 reverb presets")
+    func effects() throws {
+        let tool = try #require(ToolRunner.soundstage)
+        let out = try ToolRunner.run(tool, ["effects"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("EFX: yes") && out.stdout.contains("pitch shifter") && out.stdout.contains("EAX reverb")
+                && out.stdout.contains("CASTLE_SMALLROOM"), "\(out.stdout)")
+        let presets = try ToolRunner.run(tool, ["effects", "--presets"])
+        let lines = presets.stdout.split(separator: "\n")
+        #expect(lines.count == 113 && lines.contains("CAVE (.cave): decay 2.91 s"), "\(lines.prefix(3))")
+    }
+
     @Test("soundstage render: a good scene writes a WAV and a plot; a bad one exits non-zero with one line and no file")
     func tool() throws {
         let tool = try #require(ToolRunner.soundstage)

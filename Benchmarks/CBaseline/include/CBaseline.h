@@ -40,4 +40,8 @@ double cbase_move(int sources, int buffers, int frames);
 /* The voice tick: `voices` moving emitters, the `real` most audible on OpenAL sources,
    scored, chosen and updated each tick. Returns the median seconds of a tick over `ticks`. */
 double cbase_voice_tick(int voices, int real, int ticks);
+
+/* Mixing `voices` looping positioned voices, each sending through both of its two sends to
+   one EAX reverb slot (the second send through a lowpass filter). Seconds for `frames`. */
+double cbase_mix_reverb(int voices, int frames, int block);
 #endif
