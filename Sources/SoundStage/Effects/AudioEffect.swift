@@ -33,21 +33,16 @@ public final class AudioEffect: Sendable, CustomStringConvertible {
         }
         if let problem = settings.problem { throw Self.failure(.invalidArgument, "init(context:_:)", object: object, problem) }
         let operation = Self.operationName("init(context:_:)")
-        (name, usesEAXReverb) = try OpenAL.withContext(context.handle) { scope in
-            let eax = alGetEnumValue("AL_EFFECT_EAXREVERB") != 0
-            guard alGetEnumValue(settings.alName) != 0 else {
-                throw Self.failure(.extensionMissing, "init(context:_:)", object: object, "this OpenAL has no \(settings.label) effect")
-            }
-            var name: ALuint = 0
-            try scope.call(operation, on: object) { alGenEffects(1, &name) }
-            do {
-                try scope.call(operation, on: object) { settings.write(to: name, eax: eax) }
-            } catch {
-                alDeleteEffects(1, &name)
-                throw error
-            }
-            return (name, eax)
+        let (present, eax) = try OpenAL.withContext(context.handle) { _ in
+            (alGetEnumValue(settings.alName) != 0, alGetEnumValue("AL_EFFECT_EAXREVERB") != 0)
         }
+        guard present else {
+            throw Self.failure(.extensionMissing, "init(context:_:)", object: object, "this OpenAL has no \(settings.label) effect")
+        }
+        name = try OpenAL.makeName(in: context.handle, operation, object: object, alGenEffects, delete: alDeleteEffects) {
+            settings.write(to: $0, eax: eax)
+        }
+        usesEAXReverb = eax
         self.context = context
         self.handle = context.handle
         self.settings = settings

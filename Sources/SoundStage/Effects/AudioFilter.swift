@@ -46,32 +46,22 @@ public final class AudioFilter: Sendable, CustomStringConvertible {
         }
         if let problem = settings.problem { throw Self.failure(.invalidArgument, "init(context:_:)", object: object, problem) }
         let operation = Self.operationName("init(context:_:)")
-        name = try OpenAL.withContext(context.handle) { scope in
-            var name: ALuint = 0
-            try scope.call(operation, on: object) { alGenFilters(1, &name) }
-            do {
-                try scope.call(operation, on: object) {
-                    switch settings {
-                    case .lowpass(let gain, let gainHF):
-                        alFilteri(name, AL_FILTER_TYPE, AL_FILTER_LOWPASS)
-                        alFilterf(name, AL_LOWPASS_GAIN, gain)
-                        alFilterf(name, AL_LOWPASS_GAINHF, gainHF)
-                    case .highpass(let gain, let gainLF):
-                        alFilteri(name, AL_FILTER_TYPE, AL_FILTER_HIGHPASS)
-                        alFilterf(name, AL_HIGHPASS_GAIN, gain)
-                        alFilterf(name, AL_HIGHPASS_GAINLF, gainLF)
-                    case .bandpass(let gain, let gainLF, let gainHF):
-                        alFilteri(name, AL_FILTER_TYPE, AL_FILTER_BANDPASS)
-                        alFilterf(name, AL_BANDPASS_GAIN, gain)
-                        alFilterf(name, AL_BANDPASS_GAINLF, gainLF)
-                        alFilterf(name, AL_BANDPASS_GAINHF, gainHF)
-                    }
-                }
-            } catch {
-                alDeleteFilters(1, &name)
-                throw error
+        name = try OpenAL.makeName(in: context.handle, operation, object: object, alGenFilters, delete: alDeleteFilters) { name in
+            switch settings {
+            case .lowpass(let gain, let gainHF):
+                alFilteri(name, AL_FILTER_TYPE, AL_FILTER_LOWPASS)
+                alFilterf(name, AL_LOWPASS_GAIN, gain)
+                alFilterf(name, AL_LOWPASS_GAINHF, gainHF)
+            case .highpass(let gain, let gainLF):
+                alFilteri(name, AL_FILTER_TYPE, AL_FILTER_HIGHPASS)
+                alFilterf(name, AL_HIGHPASS_GAIN, gain)
+                alFilterf(name, AL_HIGHPASS_GAINLF, gainLF)
+            case .bandpass(let gain, let gainLF, let gainHF):
+                alFilteri(name, AL_FILTER_TYPE, AL_FILTER_BANDPASS)
+                alFilterf(name, AL_BANDPASS_GAIN, gain)
+                alFilterf(name, AL_BANDPASS_GAINLF, gainLF)
+                alFilterf(name, AL_BANDPASS_GAINHF, gainHF)
             }
-            return name
         }
         self.context = context
         self.handle = context.handle

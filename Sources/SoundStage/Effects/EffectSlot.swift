@@ -33,11 +33,8 @@ public final class EffectSlot: Sendable, CustomStringConvertible {
         }
         let operation = Self.operationName("init(context:)")
         do {
-            name = try OpenAL.withContext(context.handle) { scope in
-                var name: ALuint = 0
-                try scope.call(operation, on: object) { alGenAuxiliaryEffectSlots(1, &name) }
-                return name
-            }
+            name = try OpenAL.makeName(in: context.handle, operation, object: object, alGenAuxiliaryEffectSlots,
+                                       delete: alDeleteAuxiliaryEffectSlots)
         } catch {
             context.liveEffectSlots.subtract(1, ordering: .relaxed)
             throw error

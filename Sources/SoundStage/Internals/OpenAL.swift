@@ -180,6 +180,26 @@ enum OpenAL {
         return gateway.usesThreadContexts && !gateway.lock.isHeldByCurrentThread && gateway.mainThread.isCurrent
     }
 
+    /// Makes one OpenAL object (`alGenEffects`, `alGenFilters`, ...) in `context` and sets it
+    /// up with `configure`, checked after each; if setting up fails, the name is deleted again
+    /// and the error thrown. The other half of ``deleteName(_:in:_:object:_:)``.
+    static func makeName(in context: ContextHandle, _ operation: String, object: String,
+                         _ generate: (ALsizei, UnsafeMutablePointer<ALuint>?) -> Void,
+                         delete: (ALsizei, UnsafePointer<ALuint>?) -> Void,
+                         configure: (ALuint) -> Void = { _ in }) throws -> ALuint {
+        try withContext(context) { scope in
+            var name: ALuint = 0
+            try scope.call(operation, on: object) { generate(1, &name) }
+            do {
+                try scope.call(operation, on: object) { configure(name) }
+            } catch {
+                delete(1, &name)
+                throw error
+            }
+            return name
+        }
+    }
+
     /// Deletes the OpenAL name of an object whose Swift life ends (`alDeleteSources`,
     /// `alDeleteBuffers`). A deinit cannot throw, so an error is logged, never dropped.
     static func deleteName(_ name: ALuint, in context: ContextHandle, _ operation: String, object: String,
