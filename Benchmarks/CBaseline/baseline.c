@@ -44,11 +44,25 @@ static ALuint sine_buffer(void) {
     return buffer;
 }
 
-double cbase_mix(int voices, int frames, int block, int hrtf) {
+/* Mixing `voices` looping positioned voices; with `reverb`, each sends through both of its
+ * two sends to one EAX reverb slot (the GENERIC preset's decay and gain), the second through
+ * a lowpass send filter. Returns the seconds taken to render `frames`. */
+static double mix(int voices, int frames, int block, int hrtf, int reverb) {
     ALCcontext *context;
     ALCdevice *device = open_loopback(hrtf, voices, &context);
     if (!device) return -1;
-    ALuint buffer = sine_buffer();
+    ALuint buffer = sine_buffer(), effect = 0, slot = 0, filter = 0;
+    if (reverb) {
+        alGenEffects(1, &effect);
+        alEffecti(effect, AL_EFFECT_TYPE, AL_EFFECT_EAXREVERB);
+        alEffectf(effect, AL_EAXREVERB_DECAY_TIME, 1.49f);
+        alEffectf(effect, AL_EAXREVERB_GAIN, 0.3162f);
+        alGenAuxiliaryEffectSlots(1, &slot);
+        alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, (ALint)effect);
+        alGenFilters(1, &filter);
+        alFilteri(filter, AL_FILTER_TYPE, AL_FILTER_LOWPASS);
+        alFilterf(filter, AL_LOWPASS_GAINHF, 0.5f);
+    }
     ALuint *sources = malloc(sizeof(ALuint) * voices);
     alGenSources(voices, sources);
     for (int i = 0; i < voices; i++) {
@@ -56,8 +70,13 @@ double cbase_mix(int voices, int frames, int block, int hrtf) {
         alSourcei(sources[i], AL_BUFFER, (ALint)buffer);
         alSourcei(sources[i], AL_LOOPING, AL_TRUE);
         alSource3f(sources[i], AL_POSITION, 4 * cosf(angle), 0, 4 * sinf(angle));
+        if (reverb) {
+            alSource3i(sources[i], AL_AUXILIARY_SEND_FILTER, (ALint)slot, 0, AL_FILTER_NULL);
+            alSource3i(sources[i], AL_AUXILIARY_SEND_FILTER, (ALint)slot, 1, (ALint)filter);
+        }
     }
     alSourcePlayv(voices, sources);
+    if (alGetError() != AL_NO_ERROR) return -1;
     float *out = malloc(sizeof(float) * 2 * block);
     double start = now();
     for (int done = 0; done < frames; done += block)
@@ -66,10 +85,19 @@ double cbase_mix(int voices, int frames, int block, int hrtf) {
     free(out);
     alDeleteSources(voices, sources);
     free(sources);
+    if (reverb) {
+        alDeleteAuxiliaryEffectSlots(1, &slot);
+        alDeleteEffects(1, &effect);
+        alDeleteFilters(1, &filter);
+    }
     alDeleteBuffers(1, &buffer);
     close_loopback(device, context);
     return seconds;
 }
+
+double cbase_mix(int voices, int frames, int block, int hrtf) { return mix(voices, frames, block, hrtf, 0); }
+
+double cbase_mix_reverb(int voices, int frames, int block) { return mix(voices, frames, block, 0, 1); }
 
 static double setters(int count, int frames, int deferred) {
     ALCcontext *context;
@@ -438,49 +466,4 @@ double cbase_voice_tick(int voices, int real, int ticks) {
     free(source_of); free(heap); free(chosen);
     close_loopback(device, context);
     return median;
-}
-
-/* Mixing `voices` looping positioned voices, each sending to one EAX reverb slot (the
- * GENERIC preset's main parameters) through both of its two sends, the second with a
- * lowpass send filter. Returns the seconds taken to render `frames`. */
-double cbase_mix_reverb(int voices, int frames, int block) {
-    ALCcontext *context;
-    ALCdevice *device = open_loopback(0, voices, &context);
-    if (!device) return -1;
-    ALuint buffer = sine_buffer(), effect, slot, filter;
-    alGenEffects(1, &effect);
-    alEffecti(effect, AL_EFFECT_TYPE, AL_EFFECT_EAXREVERB);
-    alEffectf(effect, AL_EAXREVERB_DECAY_TIME, 1.49f);
-    alEffectf(effect, AL_EAXREVERB_GAIN, 0.3162f);
-    alGenAuxiliaryEffectSlots(1, &slot);
-    alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, (ALint)effect);
-    alGenFilters(1, &filter);
-    alFilteri(filter, AL_FILTER_TYPE, AL_FILTER_LOWPASS);
-    alFilterf(filter, AL_LOWPASS_GAINHF, 0.5f);
-    ALuint *sources = malloc(sizeof(ALuint) * voices);
-    alGenSources(voices, sources);
-    for (int i = 0; i < voices; i++) {
-        float angle = 2 * (float)M_PI * i / voices;
-        alSourcei(sources[i], AL_BUFFER, (ALint)buffer);
-        alSourcei(sources[i], AL_LOOPING, AL_TRUE);
-        alSource3f(sources[i], AL_POSITION, 4 * cosf(angle), 0, 4 * sinf(angle));
-        alSource3i(sources[i], AL_AUXILIARY_SEND_FILTER, (ALint)slot, 0, AL_FILTER_NULL);
-        alSource3i(sources[i], AL_AUXILIARY_SEND_FILTER, (ALint)slot, 1, (ALint)filter);
-    }
-    alSourcePlayv(voices, sources);
-    if (alGetError() != AL_NO_ERROR) return -1;
-    float *out = malloc(sizeof(float) * 2 * block);
-    double start = now();
-    for (int done = 0; done < frames; done += block)
-        alcRenderSamplesSOFT(device, out, block);
-    double seconds = now() - start;
-    free(out);
-    alDeleteSources(voices, sources);
-    free(sources);
-    alDeleteAuxiliaryEffectSlots(1, &slot);
-    alDeleteEffects(1, &effect);
-    alDeleteFilters(1, &filter);
-    alDeleteBuffers(1, &buffer);
-    close_loopback(device, context);
-    return seconds;
 }

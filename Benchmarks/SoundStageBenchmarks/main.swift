@@ -33,16 +33,31 @@ func loopback(hrtf: Bool, sources: Int) throws -> AudioContext {
     return try AudioContext(device: device, attributes: ContextAttributes(monoSources: sources, stereoSources: 0, hrtf: hrtf ? .on : .off))
 }
 
-/// Seconds to render `frames` frames of `voices` looping positioned voices, SoundStage.
-func swiftMix(voices: Int, frames: Int, block: Int, hrtf: Bool) throws -> Double {
+/// Seconds to render `frames` frames of `voices` looping positioned voices, SoundStage; with
+/// `reverb`, each sends through both of its two sends to one EAX reverb slot (the second
+/// through a lowpass), as `cbase_mix_reverb` does.
+func swiftMix(voices: Int, frames: Int, block: Int, hrtf: Bool, reverb: Bool = false) throws -> Double {
     let context = try loopback(hrtf: hrtf, sources: voices)
     let buffer = try sineBuffer(context)
+    var effects: (slot: EffectSlot, filter: AudioFilter)?
+    if reverb {
+        var settings = Reverb()
+        settings.decayTime = 1.49
+        settings.gain = 0.3162
+        let slot = try EffectSlot(context: context)
+        try slot.setEffect(try AudioEffect(context: context, .reverb(settings)))
+        effects = (slot, try AudioFilter(context: context, .lowpass(gainHF: 0.5)))
+    }
     let sources = try (0..<voices).map { i -> AudioSource in
         let angle = 2 * Float.pi * Float(i) / Float(voices)
         let source = try AudioSource(context: context)
         try source.setBuffer(buffer)
         try source.set(.isLooping, to: true)
         try source.set(.position, to: [4 * cosf(angle), 0, 4 * sinf(angle)])
+        if let effects {
+            try source.setSend(0, to: effects.slot)
+            try source.setSend(1, to: effects.slot, filter: effects.filter)
+        }
         return source
     }
     try AudioSource.play(sources)
@@ -261,40 +276,6 @@ if arguments.contains("--gap") {
     exit(0)
 }
 
-/// Seconds to render `frames` of `voices` looping positioned voices, each sending through
-/// both of its two sends to one EAX reverb slot (the second through a lowpass), SoundStage.
-func swiftMixReverb(voices: Int, frames: Int, block: Int) throws -> Double {
-    let context = try loopback(hrtf: false, sources: voices)
-    let buffer = try sineBuffer(context)
-    var reverb = Reverb()
-    reverb.decayTime = 1.49
-    reverb.gain = 0.3162
-    let slot = try EffectSlot(context: context)
-    try slot.setEffect(try AudioEffect(context: context, .reverb(reverb)))
-    let filter = try AudioFilter(context: context, .lowpass(gainHF: 0.5))
-    let sources = try (0..<voices).map { i -> AudioSource in
-        let angle = 2 * Float.pi * Float(i) / Float(voices)
-        let source = try AudioSource(context: context)
-        try source.setBuffer(buffer)
-        try source.set(.isLooping, to: true)
-        try source.set(.position, to: [4 * cosf(angle), 0, 4 * sinf(angle)])
-        try source.setSend(0, to: slot)
-        try source.setSend(1, to: slot, filter: filter)
-        return source
-    }
-    try AudioSource.play(sources)
-    var out = [Float](repeating: 0, count: 2 * block)
-    return try withExtendedLifetime((sources, slot, filter)) {
-        let start = now()
-        var done = 0
-        while done < frames {
-            try out.withUnsafeMutableBytes { try context.device.render(into: $0, frames: block) }
-            done += block
-        }
-        return now() - start
-    }
-}
-
 /// The voice tick: `voices` looping emitters moving every frame, `real` of them real. Each
 /// tick moves them all (one setPositions call) and runs the engine's service tick. Returns
 /// the median seconds of a tick over `ticks`.
@@ -507,7 +488,7 @@ if only == nil || only == "voices" {
 if only == nil || only == "effects" {
     // 256 voices, one reverb slot, two sends each.
     let frames = Int((quick ? 0.25 : 1.0) * 48_000) / 1_024 * 1_024
-    let (s, c) = try measure({ Double(frames) / 48_000 / (try swiftMixReverb(voices: 256, frames: frames, block: 1_024)) },
+    let (s, c) = try measure({ Double(frames) / 48_000 / (try swiftMix(voices: 256, frames: frames, block: 1_024, hrtf: false, reverb: true)) },
                              { let t = cbase_mix_reverb(256, Int32(frames), 1_024); return t < 0 ? t : Double(frames) / 48_000 / t })
     figures.append(Figure(name: "mix 256 voices with one reverb slot, two sends each", unit: "x real time", swift: s, c: c,
                           ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))

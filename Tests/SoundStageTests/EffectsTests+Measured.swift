@@ -86,15 +86,7 @@ struct EffectMeasurementTests {
     @Test("a lowpass with gainHF 0.1 cuts a 10 kHz tone by 20 dB and more while a 200 Hz tone stays within 1 dB; lower gainHF cuts further")
     func lowpass() throws {
         func levels(_ settings: FilterSettings?) throws -> (low: Double, high: Double) {
-            let rig = try LoopbackRig()
-            let rate = rig.sampleRate
-            let mix = zip(Tone.samples(frequency: 200, sampleRate: rate, amplitude: 0.3), Tone.samples(frequency: 10_000, sampleRate: rate, amplitude: 0.3)).map(+)
-            let source = try EffectsTests.oneShot(rig, mix)
-            try source.set(.isLooping, to: true)
-            if let settings { try source.setDirectFilter(try AudioFilter(context: rig.context, settings)) }
-            try source.play()
-            let left = try rig.render(frames: 9_600).channel(0)
-            return (toneDB(left, frequency: 200, sampleRate: rate), toneDB(left, frequency: 10_000, sampleRate: rate))
+            try EffectsTests.bandLevels(settings, low: 200, high: 10_000)
         }
         let dry = try levels(nil)
         // OpenAL Soft 1.19.1's filter is a high shelf at 5 kHz that, an octave above, cuts

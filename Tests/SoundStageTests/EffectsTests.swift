@@ -13,6 +13,20 @@ struct EffectsTests {
         return source
     }
 
+    /// The levels in dB of a `low` and a `high` tone played together through a direct-path
+    /// filter with `settings` (none for nil), in the left channel.
+    static func bandLevels(_ settings: FilterSettings?, low: Float, high: Float) throws -> (low: Double, high: Double) {
+        let rig = try LoopbackRig()
+        let rate = rig.sampleRate
+        let mix = zip(Tone.samples(frequency: low, sampleRate: rate, amplitude: 0.3), Tone.samples(frequency: high, sampleRate: rate, amplitude: 0.3)).map(+)
+        let source = try oneShot(rig, mix)
+        try source.set(.isLooping, to: true)
+        if let settings { try source.setDirectFilter(try AudioFilter(context: rig.context, settings)) }
+        try source.play()
+        let left = try rig.render(frames: 9_600).channel(0)
+        return (toneDB(left, frequency: Double(low), sampleRate: rate), toneDB(left, frequency: Double(high), sampleRate: rate))
+    }
+
     /// The RMS level in dB of both channels of `audio` from `from` to `to` seconds.
     static func level(_ audio: RenderedAudio, _ from: Double, _ to: Double) -> Double {
         let rate = Double(audio.format.sampleRate)
@@ -84,15 +98,7 @@ struct EffectsTests {
     @Test("a lowpass direct filter cuts the highs and leaves the lows; a highpass the reverse")
     func filters() throws {
         func levels(_ settings: FilterSettings?) throws -> (low: Double, high: Double) {
-            let rig = try LoopbackRig()
-            let rate = rig.sampleRate
-            let mix = zip(Tone.samples(frequency: 150, sampleRate: rate, amplitude: 0.3), Tone.samples(frequency: 12_000, sampleRate: rate, amplitude: 0.3)).map(+)
-            let source = try Self.oneShot(rig, mix)
-            try source.set(.isLooping, to: true)
-            if let settings { try source.setDirectFilter(try AudioFilter(context: rig.context, settings)) }
-            try source.play()
-            let left = try rig.render(frames: 9_600).channel(0)
-            return (toneDB(left, frequency: 150, sampleRate: rate), toneDB(left, frequency: 12_000, sampleRate: rate))
+            try Self.bandLevels(settings, low: 150, high: 12_000)
         }
         let dry = try levels(nil)
         let low = try levels(.lowpass(gain: 1, gainHF: 0.1))

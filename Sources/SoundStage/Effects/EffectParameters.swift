@@ -7,6 +7,13 @@ struct FloatParameter<Settings>: Sendable {
     let param: ALenum
     let range: ClosedRange<Float>
     let value: KeyPath<Settings, Float> & Sendable
+
+    /// What is wrong with this parameter's value in `settings` of effect `label`; nil when it
+    /// is finite and in range. The one check of every effect's float parameters.
+    func problem(in settings: Settings, label: String) -> String? {
+        let v = settings[keyPath: value]
+        return v.isFinite && range.contains(v) ? nil : "\(label) \(name) must be in \(range), got \(v)"
+    }
 }
 
 /// An integer parameter (a waveform, a phase in degrees, a tuning step).
@@ -35,10 +42,7 @@ extension EFXParameters {
 
     /// What is out of range, naming the parameter and its range; nil when every value fits.
     func problem() -> String? {
-        for p in Self.floats {
-            let v = self[keyPath: p.value]
-            if !v.isFinite || !p.range.contains(v) { return "\(Self.label) \(p.name) must be in \(p.range), got \(v)" }
-        }
+        for p in Self.floats { if let problem = p.problem(in: self, label: Self.label) { return problem } }
         for p in Self.ints where !p.range.contains(self[keyPath: p.value]) {
             return "\(Self.label) \(p.name) must be in \(p.range), got \(self[keyPath: p.value])"
         }

@@ -48,14 +48,16 @@ public struct Reverb: Sendable, Hashable {
         decayHFLimit = v[26] != 0
     }
 
-    /// A scalar parameter: its name, its EAX and standard reverb enums (0 where the standard
-    /// reverb lacks it), its EFX range, and where it is kept.
+    /// A scalar parameter: its name, EAX enum, EFX range and place, and the standard reverb's
+    /// enum for it (0 where the standard reverb lacks it).
     struct Parameter: Sendable {
-        let name: String
-        let eax: ALenum
+        let eax: FloatParameter<Reverb>
         let standard: ALenum
-        let range: ClosedRange<Float>
-        let value: KeyPath<Reverb, Float> & Sendable
+
+        init(name: String, eax: ALenum, standard: ALenum, range: ClosedRange<Float>, value: KeyPath<Reverb, Float> & Sendable) {
+            self.eax = FloatParameter(name: name, param: eax, range: range, value: value)
+            self.standard = standard
+        }
     }
 
     static let parameters: [Parameter] = [
@@ -83,10 +85,7 @@ public struct Reverb: Sendable, Hashable {
 
     /// What is out of range, naming the parameter and its range; nil when every value fits.
     func problem() -> String? {
-        for p in Self.parameters {
-            let v = self[keyPath: p.value]
-            if !v.isFinite || !p.range.contains(v) { return "reverb \(p.name) must be in \(p.range), got \(v)" }
-        }
+        for p in Self.parameters { if let problem = p.eax.problem(in: self, label: "reverb") { return problem } }
         for (name, pan) in [("reflectionsPan", reflectionsPan), ("lateReverbPan", lateReverbPan)] {
             // EFX wants a pan vector no longer than 1.
             if !pan.isFinite || (pan * pan).sum() > 1.0001 { return "reverb \(name) must be a vector no longer than 1, got \(pan)" }
@@ -99,8 +98,8 @@ public struct Reverb: Sendable, Hashable {
     func write(to name: ALuint, eax: Bool) {
         alEffecti(name, AL_EFFECT_TYPE, eax ? AL_EFFECT_EAXREVERB : AL_EFFECT_REVERB)
         for p in Self.parameters {
-            let param = eax ? p.eax : p.standard
-            if param != 0 { alEffectf(name, param, self[keyPath: p.value]) }
+            let param = eax ? p.eax.param : p.standard
+            if param != 0 { alEffectf(name, param, self[keyPath: p.eax.value]) }
         }
         alEffecti(name, eax ? AL_EAXREVERB_DECAY_HFLIMIT : AL_REVERB_DECAY_HFLIMIT, decayHFLimit ? AL_TRUE : AL_FALSE)
         guard eax else { return }

@@ -63,9 +63,9 @@ extension AudioEngine {
             // get this tick's gains.
             voices.service(held, context: context, nowFrame: frame)
             for error in voices.takeErrors(held) { reportServiceError(held, error, player: nil) }
-            let gains = voices.refreshBuses(held, nowSeconds: now, players: players.map { $0.busPlaying(held) })
-            for player in players {
-                let (bus, _) = player.busPlaying(held)
+            let playing = players.map { $0.busPlaying(held) }
+            let gains = voices.refreshBuses(held, nowSeconds: now, players: playing)
+            for (player, (bus, _)) in zip(players, playing) {
                 player.followBus(held, paused: gains.paused[Int(bus)])
                 player.service(held, nowSeconds: now, latencySeconds: latency, busGain: gains.gain[Int(bus)])
             }

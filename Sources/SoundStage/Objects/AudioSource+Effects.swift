@@ -11,7 +11,8 @@ extension AudioSource {
     public var directFilter: AudioFilter? { effectLinks.withLock { $0.directFilter } }
 
     /// Filters the source's direct (dry) path: occlusion, a muffled voice through a wall.
-    /// OpenAL copies the filter's settings now.
+    /// OpenAL copies the filter's settings now; the filter already there is not set again
+    /// (filters are fixed, so it holds the same settings).
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/wrongContext`` for a filter of another
     ///   context.
@@ -20,6 +21,7 @@ extension AudioSource {
         if let filter, filter.context !== context {
             throw failure(.wrongContext, member, "\(filter) belongs to \(filter.context), not \(context)")
         }
+        guard effectLinks.withLock({ $0.directFilter !== filter }) else { return }
         try OpenAL.withContext(handle) { scope in
             try scope.call(Self.operationName(member), on: description) {
                 alSourcei(name, AL_DIRECT_FILTER, ALint(bitPattern: filter?.name ?? 0))
@@ -50,6 +52,9 @@ extension AudioSource {
         }
         if let slot, slot.context !== context { throw failure(.wrongContext, member, "\(slot) belongs to \(slot.context), not \(context)") }
         if let filter, filter.context !== context { throw failure(.wrongContext, member, "\(filter) belongs to \(filter.context), not \(context)") }
+        // The same slot and filter already there: nothing to send to OpenAL again.
+        let current = effectLinks.withLock { $0.sends[index] }
+        if current?.slot === slot, current?.filter === filter { return }
         try OpenAL.withContext(handle) { scope in
             try scope.call(Self.operationName(member), on: description) {
                 alSource3i(name, AL_AUXILIARY_SEND_FILTER, ALint(bitPattern: slot?.name ?? 0), ALint(index), ALint(bitPattern: filter?.name ?? 0))

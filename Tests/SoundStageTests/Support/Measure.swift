@@ -82,3 +82,18 @@ enum Measure {
         }
     }
 }
+
+/// The level in dB of the `frequency` component of `samples` (a Goertzel filter over whole
+/// cycles): one tone measured under another.
+func toneDB(_ samples: [Float], frequency: Double, sampleRate: Int) -> Double {
+    let w = 2 * Double.pi * frequency / Double(sampleRate)
+    var s1 = 0.0, s2 = 0.0
+    for x in samples {
+        let s0 = Double(x) + 2 * cos(w) * s1 - s2
+        s2 = s1
+        s1 = s0
+    }
+    let power = s1 * s1 + s2 * s2 - 2 * cos(w) * s1 * s2
+    let amplitude = 2 * power.squareRoot() / Double(samples.count)
+    return amplitude > 0 ? 20 * log10(amplitude) : -160
+}

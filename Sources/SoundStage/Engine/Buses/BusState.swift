@@ -44,8 +44,7 @@ struct BusFade {
     var curve: FadeCurve
 
     func value(atSeconds seconds: Double) -> Float {
-        let x = Float(durationSeconds > 0 ? min(1, max(0, (seconds - startSeconds) / durationSeconds)) : 1)
-        return curve.mix(from, to, x)
+        curve.mix(from, to, FadeCurve.progress(at: seconds, start: startSeconds, duration: durationSeconds))
     }
 }
 

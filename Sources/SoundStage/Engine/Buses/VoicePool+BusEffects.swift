@@ -49,10 +49,7 @@ extension VoicePool {
         let context = source.context
         try source.setDirectFilter(try filter(&s, Occlusion.directFilter(occlusion: occlusion, obstruction: obstruction), in: context))
         guard context.auxiliarySends > 0 else { return }
-        if let slot = try effectSlot(&s, bus: bus, context: context) {
-            try source.setSend(0, to: slot, filter: try filter(&s, Occlusion.directFilter(occlusion: occlusion, obstruction: 0), in: context))
-        } else if source.send(0) != nil {
-            try source.setSend(0, to: nil)
-        }
+        let slot = try effectSlot(&s, bus: bus, context: context)
+        try source.setSend(0, to: slot, filter: slot == nil ? nil : try filter(&s, Occlusion.directFilter(occlusion: occlusion, obstruction: 0), in: context))
     }
 }

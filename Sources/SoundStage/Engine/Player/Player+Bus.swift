@@ -22,7 +22,8 @@ extension Player {
         }
         OpenAL.lock.withLock { held in
             state.withLockedValue(held) { $0.settings.bus = bus.index }
-            engine.busesChanged(held)
+            // Only this player changed bus: it takes the new bus's pause, gain and effect.
+            followBus(held, paused: bus.isPausedInTree)
             refreshGain(held)
             refreshEffects(held)
         }

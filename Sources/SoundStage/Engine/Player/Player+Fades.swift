@@ -14,7 +14,7 @@ struct Tween {
 
     /// The value due at engine time `seconds`.
     func value(atSeconds seconds: Double) -> SIMD3<Float> {
-        let x = Float(durationSeconds > 0 ? min(1, max(0, (seconds - startSeconds) / durationSeconds)) : 1)
+        let x = FadeCurve.progress(at: seconds, start: startSeconds, duration: durationSeconds)
         return SIMD3(curve.mix(from.x, to.x, x), curve.mix(from.y, to.y, x), curve.mix(from.z, to.z, x))
     }
 }

@@ -97,7 +97,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         guard velocity.isFinite else {
             throw pool.failure(.invalidArgument, "setVelocity(\(velocity))", "\(self): the velocity must be finite")
         }
-        try pool.change(self, "setVelocity(_:)") { _, details in details.velocity = velocity }
+        try pool.change(self, "setVelocity(_:)", writing: .velocity) { _, details in details.velocity = velocity }
     }
 
     /// The voice's own gain (variation included), before its bus: 1 plays the sound as
@@ -132,7 +132,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         if let position, !position.isFinite {
             throw pool.failure(.invalidArgument, "setPosition(\(position))", "\(self): the position must be finite")
         }
-        try pool.change(self, "setPosition(_:)") { slot, _ in
+        try pool.change(self, "setPosition(_:)", writing: .position) { slot, _ in
             slot.positioned = position != nil
             slot.position = position ?? .zero
         }
@@ -146,7 +146,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         guard volume.isFinite, Self.volumeRange.contains(volume) else {
             throw pool.failure(.invalidArgument, "setVolume(\(volume))", "\(self): the volume must be in \(Self.volumeRange)")
         }
-        try pool.change(self, "setVolume(_:)") { slot, _ in slot.volume = volume }
+        try pool.change(self, "setVolume(_:)", writing: .gain) { slot, _ in slot.volume = volume }
     }
 
     /// Sets ``pitch``.
@@ -157,7 +157,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         guard pitch.isFinite, Self.pitchRange.contains(pitch) else {
             throw pool.failure(.invalidArgument, "setPitch(\(pitch))", "\(self): the pitch must be in \(Self.pitchRange)")
         }
-        try pool.change(self, "setPitch(_:)") { slot, _ in slot.pitch = pitch }
+        try pool.change(self, "setPitch(_:)", writing: .pitch) { slot, _ in slot.pitch = pitch }
     }
 
     /// How much of a wall stands between the voice and the listener, 0...1 (see
@@ -183,7 +183,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
             throw pool.failure(.invalidArgument, "setOcclusion(\(occlusion), obstruction: \(obstruction))", "\(self): each must be in 0...1")
         }
         let (c, b) = (Occlusion.quantized(occlusion), Occlusion.quantized(obstruction))
-        try pool.change(self, "setOcclusion(_:obstruction:)") { slot, details in
+        try pool.change(self, "setOcclusion(_:obstruction:)", writing: .effects) { slot, details in
             details.occlusion = c
             details.obstruction = b
             slot.directGain = Occlusion.directGain(occlusion: c, obstruction: b)

@@ -64,7 +64,7 @@ extension VoicePool {
         try source.set(.maxDistance, to: .greatestFiniteMagnitude)
         try source.set(.rolloffFactor, to: 1)
         try source.setDirectFilter(nil)
-        for index in 0..<source.context.auxiliarySends where source.send(index) != nil { try source.setSend(index, to: nil) }
+        for index in 0..<source.context.auxiliarySends { try source.setSend(index, to: nil) }
     }
 
     /// A player gives its source back (it goes away); the source goes when its last

@@ -176,7 +176,6 @@ extension VoicePool {
         } catch {
             s.errors.append(error)
         }
-        s.details[i].dirty = false
         s.reals[r].gain = -1
         writeGain(&s, r)
     }
@@ -189,6 +188,24 @@ extension VoicePool {
         do {
             if relativeChanged { try s.reals[r].source.set(.isRelative, to: !s.slots[i].positioned || s.slots[i].relative) }
             try s.reals[r].source.set(.position, to: s.slots[i].position)
+        } catch {
+            s.errors.append(error)
+        }
+    }
+
+    /// Writes one kind of property of real voice `i` to its source.
+    func write(_ s: inout VoicePoolState, _ i: Int, _ mirrored: Mirrored) {
+        let r = Int(s.slots[i].real)
+        let source = s.reals[r].source
+        do {
+            switch mirrored {
+            case .position: writePosition(&s, i, relativeChanged: true)
+            case .gain: writeGain(&s, r)
+            case .pitch: try source.set(.pitch, to: s.slots[i].pitch)
+            case .velocity: try source.set(.velocity, to: s.details[i].velocity)
+            case .effects:
+                try applyEffects(&s, to: source, bus: s.slots[i].bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction)
+            }
         } catch {
             s.errors.append(error)
         }

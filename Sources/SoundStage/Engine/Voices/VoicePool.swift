@@ -158,15 +158,19 @@ final class VoicePool: Sendable {
         state.withLockedValue { s in liveSlot(s, voice).map { body(s.details[$0]) } }
     }
 
-    /// Changes a live voice; a real one's source follows at once.
-    func change(_ voice: Voice, _ member: String, _ body: (inout VoiceSlot, inout VoiceDetails) -> Void) throws {
+    /// What a change to a voice touches on its source.
+    enum Mirrored { case position, gain, pitch, velocity, effects }
+
+    /// Changes a live voice; a real one's source follows at once, in the one property the
+    /// change touched (a voice moved every frame writes its position, not all it has).
+    func change(_ voice: Voice, _ member: String, writing mirrored: Mirrored, _ body: (inout VoiceSlot, inout VoiceDetails) -> Void) throws {
         try OpenAL.lock.withLock { held in
             try state.withLockedValue(held) { s in
                 guard let i = liveSlot(s, voice) else { throw endedError(s, voice, member) }
                 body(&s.slots[i], &s.details[i])
-                s.details[i].dirty = true
                 s.slots[i].needsRank = true
-                if s.slots[i].real >= 0 { writeProperties(&s, i) }
+                guard s.slots[i].real >= 0 else { return }
+                write(&s, i, mirrored)
             }
         }
     }

@@ -61,8 +61,6 @@ struct VoiceDetails {
     var startFrame = 0
     var occlusion: Float = 0
     var obstruction: Float = 0
-    /// Set when a property the source mirrors changed since it was last written.
-    var dirty = false
 }
 
 /// A voice holding one of the pool's sources.
