@@ -81,6 +81,7 @@ public final class AudioEngine: Sendable {
     public static let tickRange: ClosedRange<Double> = 0.001...1
 
     /// Opens the output and, for ``Service/thread(tick:)`` on a device, starts the service thread.
+    /// Unless `attributes` says, the context gets ``defaultAuxiliarySends`` sends per source.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/noOutputDevice`` or
     ///   ``SoundStageError/Code-swift.struct/deviceNotFound`` when the output cannot be opened,
@@ -88,6 +89,10 @@ public final class AudioEngine: Sendable {
     public convenience init(output: Output = .defaultDevice, attributes: ContextAttributes = ContextAttributes(), service: Service = .thread()) throws {
         try self.init(output: output, attributes: attributes, service: service, session: output.isOffline ? nil : .shared)
     }
+
+    /// The auxiliary sends per source an engine asks for when its attributes do not say:
+    /// one for bus effects and three for reverb zones.
+    public static let defaultAuxiliarySends = 4
 
     /// The session the engine joined: ``AudioSession/shared`` for a real-time engine, none
     /// for an offline one (it renders on request; nothing on the system interrupts it).
@@ -101,6 +106,8 @@ public final class AudioEngine: Sendable {
             throw Self.failure(.invalidArgument, "init(output:attributes:service:)", object: "new engine", "the tick must be 1 ms...1 s, got \(tick) s")
         }
         let device = try Self.open(output)
+        var attributes = attributes
+        attributes.auxiliarySends = attributes.auxiliarySends ?? Self.defaultAuxiliarySends
         let context = try AudioContext(device: device, attributes: attributes)
         self.output = Mutex(EngineOutput(device: device, context: context, requested: output))
         isOffline = output.isOffline

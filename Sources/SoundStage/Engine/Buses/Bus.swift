@@ -12,6 +12,8 @@ public struct Bus: Sendable, Hashable, CustomStringConvertible {
 
     /// The standard buses, in table order: the master, then its four children.
     static let standard: [(name: String, parent: Int32)] = [("master", -1), ("music", 0), ("effects", 0), ("ui", 0), ("dialog", 0)]
+    /// The standard buses whose sounds do not send to reverb zones: they are not in the world.
+    static let outsideZones: Set<String> = ["music", "ui"]
     /// The music bus's index.
     static let musicIndex: Int32 = 1
     /// The effects bus's index.
@@ -85,27 +87,6 @@ public struct Bus: Sendable, Hashable, CustomStringConvertible {
         }
         pool.startFade(self, to: target, duration: duration, curve: curve)
     }
-
-    /// Runs `settings` as the bus's effect: every voice and player on the bus, or on a bus
-    /// under it without an effect of its own, sends to it through its first auxiliary send
-    /// (a room reverb on the effects bus, an echo on dialog). `level` is the effect's return,
-    /// 0...1. nil removes it. The effect follows the engine to another device.
-    ///
-    /// - Throws: what making the effect and its slot throws (a parameter out of range, no
-    ///   EFX, no slot left), ``SoundStageError/Code-swift.struct/invalidArgument`` for a level
-    ///   outside 0...1, ``SoundStageError/Code-swift.struct/invalidState`` once the engine is gone.
-    public func setEffect(_ settings: EffectSettings?, level: Float = 1) throws {
-        guard level.isFinite, (0...1).contains(level) else {
-            throw pool.failure(.invalidArgument, "setEffect(_:level: \(level))", "\(self): the level must be in 0...1")
-        }
-        guard let engine = pool.state.withLockedValue({ $0.engine }) else {
-            throw pool.failure(.invalidState, "setEffect(_:level:)", "\(self): its engine is gone")
-        }
-        try pool.setEffect(self, settings, level: level, context: engine.context)
-    }
-
-    /// The bus's own effect, nil for none.
-    public var effect: EffectSettings? { pool.readBus(self) { $0.effect?.settings } }
 
     /// The gain the bus gives its sounds now: its volume times every bus above it, ducking
     /// and mutes included (0 when muted).

@@ -28,6 +28,9 @@ struct BusState {
     /// engine's current context when first needed.
     var effect: (settings: EffectSettings, level: Float)?
     var effectSlot: EffectSlot?
+    /// Whether its sounds send to the engine's reverb zones (if every bus above it lets
+    /// them): yes but for music and UI sounds.
+    var sendsToReverbZones = true
 
     init(name: String, parent: Int32) {
         self.name = name

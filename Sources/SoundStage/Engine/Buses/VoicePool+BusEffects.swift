@@ -5,19 +5,28 @@ extension VoicePool {
     /// Sets or clears `bus`'s effect and refreshes the sends of its real voices and (through
     /// the engine) its players.
     func setEffect(_ bus: Bus, _ settings: EffectSettings?, level: Float, context: AudioContext) throws {
+        try changeEffects { s in
+            let b = Int(bus.index)
+            if let settings {
+                let slot = try EffectSlot(context: context)
+                try slot.setEffect(try AudioEffect(context: context, settings))
+                try slot.setGain(level)
+                s.buses[b].effect = (settings, level)
+                s.buses[b].effectSlot = slot
+            } else {
+                s.buses[b].effect = nil
+                s.buses[b].effectSlot = nil
+            }
+        }
+    }
+
+    /// Changes what sounds hear of effects (a bus's effect, the zones, which buses send to
+    /// them), then sets every real voice's filter and sends again and (through the engine)
+    /// every player's. Sends that did not change are not written again.
+    func changeEffects(_ body: (inout VoicePoolState) throws -> Void) throws {
         try OpenAL.lock.withLock { held in
             let engine = try state.withLockedValue(held) { s -> AudioEngine? in
-                let b = Int(bus.index)
-                if let settings {
-                    let slot = try EffectSlot(context: context)
-                    try slot.setEffect(try AudioEffect(context: context, settings))
-                    try slot.setGain(level)
-                    s.buses[b].effect = (settings, level)
-                    s.buses[b].effectSlot = slot
-                } else {
-                    s.buses[b].effect = nil
-                    s.buses[b].effectSlot = nil
-                }
+                try body(&s)
                 for r in s.reals.indices {
                     let i = Int(s.reals[r].slot)
                     try applyEffects(&s, to: s.reals[r].source, bus: s.slots[i].bus, occlusion: s.details[i].occlusion,
@@ -49,7 +58,15 @@ extension VoicePool {
         let context = source.context
         try source.setDirectFilter(try filter(&s, Occlusion.directFilter(occlusion: occlusion, obstruction: obstruction), in: context))
         guard context.auxiliarySends > 0 else { return }
+        // What is sent is muffled by walls, not by what stands in the room.
+        let sendFilter = Occlusion.directFilter(occlusion: occlusion, obstruction: 0)
         let slot = try effectSlot(&s, bus: bus, context: context)
-        try source.setSend(0, to: slot, filter: slot == nil ? nil : try filter(&s, Occlusion.directFilter(occlusion: occlusion, obstruction: 0), in: context))
+        try source.setSend(0, to: slot, filter: slot == nil ? nil : try filter(&s, sendFilter, in: context))
+        // The reverb zones' lanes, on the sends after it.
+        let hears = hearsZones(s, bus: bus)
+        for l in 0..<ReverbZonesState.laneCount(context) {
+            let lane = hears ? try zoneSlot(&s, lane: l, context: context) : nil
+            try source.setSend(ReverbZonesState.firstSend + l, to: lane, filter: lane == nil ? nil : try filter(&s, sendFilter, in: context))
+        }
     }
 }

@@ -146,6 +146,7 @@ extension VoicePool {
         s.filters.removeAll()
         // Bus effects' slots are on the old device: made again when first needed.
         for b in s.buses.indices { s.buses[b].effectSlot = nil }
+        for l in s.zones.lanes.indices { s.zones.lanes[l].slot = nil }
         for r in s.reals.indices.reversed() { s.slots[Int(s.reals[r].slot)].real = -1 }
         s.reals.removeAll()
         s.leaving.removeAll()

@@ -27,6 +27,8 @@ struct VoicePoolState {
     /// Direct-path filters for occlusion and obstruction, one per setting, on the current
     /// context (voices share them; dropped when the engine moves).
     var filters: [FilterSettings: AudioFilter] = [:]
+    /// The reverb zones and their slot.
+    var zones = ReverbZonesState()
     /// Sources lent to players (they count against ``realLimit``).
     var lent = 0
     var sounds: [SoundEntry] = []
@@ -71,7 +73,9 @@ final class VoicePool: Sendable {
         self.engineName = engineName
         state.withLockedValue { s in
             for (name, parent) in Bus.standard {
-                s.buses.append(BusState(name: name, parent: parent))
+                var bus = BusState(name: name, parent: parent)
+                bus.sendsToReverbZones = !Bus.outsideZones.contains(name)
+                s.buses.append(bus)
             }
         }
     }
