@@ -91,7 +91,7 @@ struct SceneRendererTests {
         #expect(a.rmsDB(channel: 0) > -60)
     }
 
-    @Test("the example scenes load and render something audible", arguments: ["drums-around.json", "doppler-flyby.json", "walk-through.json", "cricket-field.json"])
+    @Test("the example scenes load and render something audible", arguments: ["drums-around.json", "doppler-flyby.json", "walk-through.json", "cricket-field.json", "cave-walk.json"])
     func examples(name: String) throws {
         let scene = try SceneDescription.load(contentsOf: Assets.scenes.appendingPathComponent(name))
         let audio = try SceneRenderer(scene: scene).render()

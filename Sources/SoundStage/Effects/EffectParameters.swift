@@ -6,7 +6,7 @@ struct FloatParameter<Settings>: Sendable {
     let name: String
     let param: ALenum
     let range: ClosedRange<Float>
-    let value: KeyPath<Settings, Float> & Sendable
+    let value: WritableKeyPath<Settings, Float> & Sendable
 
     /// What is wrong with this parameter's value in `settings` of effect `label`; nil when it
     /// is finite and in range. The one check of every effect's float parameters.
@@ -21,7 +21,7 @@ struct IntParameter<Settings>: Sendable {
     let name: String
     let param: ALenum
     let range: ClosedRange<Int>
-    let value: KeyPath<Settings, Int> & Sendable
+    let value: WritableKeyPath<Settings, Int> & Sendable
 }
 
 /// The settings of one EFX effect type, described by a table of its parameters: one place

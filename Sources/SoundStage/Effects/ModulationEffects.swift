@@ -20,7 +20,10 @@ public struct Chorus: EFXParameters {
         (self.waveform, self.phase, self.rate, self.depth, self.feedback, self.delay) = (waveform, phase, rate, depth, feedback, delay)
     }
 
-    var waveformValue: Int { waveform.rawValue }
+    var waveformValue: Int {
+        get { waveform.rawValue }
+        set { waveform = ModulationWaveform(rawValue: newValue) ?? waveform }
+    }
     static let effectType = AL_EFFECT_CHORUS
     static let alName = "AL_EFFECT_CHORUS"
     static let label = "chorus"
@@ -56,7 +59,10 @@ public struct Flanger: EFXParameters {
         (self.waveform, self.phase, self.rate, self.depth, self.feedback, self.delay) = (waveform, phase, rate, depth, feedback, delay)
     }
 
-    var waveformValue: Int { waveform.rawValue }
+    var waveformValue: Int {
+        get { waveform.rawValue }
+        set { waveform = ModulationWaveform(rawValue: newValue) ?? waveform }
+    }
     static let effectType = AL_EFFECT_FLANGER
     static let alName = "AL_EFFECT_FLANGER"
     static let label = "flanger"
@@ -90,7 +96,10 @@ public struct RingModulator: EFXParameters {
         (self.frequency, self.highpassCutoff, self.waveform) = (frequency, highpassCutoff, waveform)
     }
 
-    var waveformValue: Int { waveform.rawValue }
+    var waveformValue: Int {
+        get { waveform.rawValue }
+        set { waveform = Carrier(rawValue: newValue) ?? waveform }
+    }
     static let effectType = AL_EFFECT_RING_MODULATOR
     static let alName = "AL_EFFECT_RING_MODULATOR"
     static let label = "ring modulator"

@@ -4,8 +4,8 @@
 ///   and a little level: gain × (1 - 0.5 b), high frequencies × (1 - 0.9 b);
 /// - occlusion (another room): it loses much of both: gain × (1 - 0.75 c), high
 ///   frequencies × (1 - 0.95 c).
-/// Both together multiply. (Sends to effects will take occlusion too, with the effects on
-/// buses.)
+/// Both together multiply. What a sound sends to effects (its bus's effect, reverb zones)
+/// is muffled by occlusion alone, since an obstructed sound still fills the room.
 public enum Occlusion {
     /// The allowed values of each.
     public static let range: ClosedRange<Float> = 0...1
@@ -15,6 +15,14 @@ public enum Occlusion {
         guard occlusion > 0 || obstruction > 0 else { return nil }
         return .lowpass(gain: directGain(occlusion: occlusion, obstruction: obstruction),
                         gainHF: (1 - 0.9 * obstruction) * (1 - 0.95 * occlusion))
+    }
+
+    /// The filter on what a sound sends to effects: occlusion muffles it as it does the
+    /// direct sound, and `level` (0...1, how much of the sound goes to effects) scales it;
+    /// nil for none.
+    public static func sendFilter(occlusion: Float, level: Float) -> FilterSettings? {
+        guard occlusion > 0 || level < 1 else { return nil }
+        return .lowpass(gain: level * (1 - 0.75 * occlusion), gainHF: 1 - 0.95 * occlusion)
     }
 
     /// The direct path's broadband gain (what audibility counts).

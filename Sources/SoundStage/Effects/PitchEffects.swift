@@ -39,8 +39,14 @@ public struct FrequencyShifter: EFXParameters {
         (self.frequency, self.leftDirection, self.rightDirection) = (frequency, leftDirection, rightDirection)
     }
 
-    var leftValue: Int { leftDirection.rawValue }
-    var rightValue: Int { rightDirection.rawValue }
+    var leftValue: Int {
+        get { leftDirection.rawValue }
+        set { leftDirection = Direction(rawValue: newValue) ?? leftDirection }
+    }
+    var rightValue: Int {
+        get { rightDirection.rawValue }
+        set { rightDirection = Direction(rawValue: newValue) ?? rightDirection }
+    }
     static let effectType = AL_EFFECT_FREQUENCY_SHIFTER
     static let alName = "AL_EFFECT_FREQUENCY_SHIFTER"
     static let label = "frequency shifter"

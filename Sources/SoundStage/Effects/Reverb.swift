@@ -54,7 +54,7 @@ public struct Reverb: Sendable, Hashable {
         let eax: FloatParameter<Reverb>
         let standard: ALenum
 
-        init(name: String, eax: ALenum, standard: ALenum, range: ClosedRange<Float>, value: KeyPath<Reverb, Float> & Sendable) {
+        init(name: String, eax: ALenum, standard: ALenum, range: ClosedRange<Float>, value: WritableKeyPath<Reverb, Float> & Sendable) {
             self.eax = FloatParameter(name: name, param: eax, range: range, value: value)
             self.standard = standard
         }

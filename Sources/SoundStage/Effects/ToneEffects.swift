@@ -86,7 +86,10 @@ public struct Compressor: EFXParameters {
     /// A compressor, on by default.
     public init(isOn: Bool = true) { self.isOn = isOn }
 
-    var onValue: Int { isOn ? 1 : 0 }
+    var onValue: Int {
+        get { isOn ? 1 : 0 }
+        set { isOn = newValue != 0 }
+    }
     static let effectType = AL_EFFECT_COMPRESSOR
     static let alName = "AL_EFFECT_COMPRESSOR"
     static let label = "compressor"

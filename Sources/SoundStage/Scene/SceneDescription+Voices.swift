@@ -97,7 +97,7 @@ extension SceneDescription {
     static let standardBuses = ["master", "music", "effects", "ui", "dialog"]
 
     /// Reads the voice keys of the top object: `voices`, `buses`, `ducking`, `groups`, and
-    /// checks every bus a source or rule names.
+    /// checks every bus a source or rule names; then `effects`, which names buses too.
     static func parseVoices(_ top: [String: JSONValue], into scene: inout SceneDescription, _ r: JSONReader) throws {
         if let v = top["voices"] {
             let o = try r.object(v, "$.voices", keys: ["real", "max", "seed", "floor"])
@@ -180,6 +180,7 @@ extension SceneDescription {
             let p = source.group.map { "$.groups[\($0)].source.bus" } ?? "$.sources[\(i)].bus"
             throw r.error(p, "no bus \"\(source.bus)\" (\(known.sorted().joined(separator: ", ")))")
         }
+        if let v = top["effects"] { try parseEffects(v, known: known, into: &scene, r) }
     }
 
     /// Reads a source's voice keys: `bus`, `priority`, `pinned`, `whenVirtual`.

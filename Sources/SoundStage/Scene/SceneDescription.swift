@@ -30,6 +30,8 @@ public struct SceneDescription: Sendable, Equatable {
     public var ducking: [DuckingDescription] = []
     /// Groups of scattered copies (their copies are in ``sources``).
     public var groups: [GroupDescription] = []
+    /// Effects on buses and reverb zones.
+    public var effects = EffectsDescription()
     /// The folder relative sound paths are resolved against (the scene file's folder).
     public var baseURL: URL?
 
@@ -153,6 +155,12 @@ public struct SourceDescription: Sendable, Equatable {
     public var pinned = false
     /// What it does while virtual. Default keepTime.
     public var whenVirtual = WhenVirtual.keepTime
+    /// How much of a wall stands between it and the listener, 0...1. Default 0.
+    public var occlusion: Float = 0
+    /// How much is in the way, 0...1. Default 0.
+    public var obstruction: Float = 0
+    /// How much of it goes to effects (its bus's effect, reverb zones), 0...1. Default 1.
+    public var sendLevel: Float = 1
     /// The group it was scattered from (an index in ``SceneDescription/groups``), if any.
     public var group: Int?
 
@@ -223,7 +231,7 @@ extension SceneDescription {
         }
         let r = JSONReader(file: file)
         let top = try r.object(root, "$", keys: ["sampleRate", "channels", "duration", "hrtf", "distanceModel", "dopplerFactor", "speedOfSound", "listener", "sources",
-                                                          "voices", "buses", "ducking", "groups"])
+                                                          "voices", "buses", "ducking", "groups", "effects"])
         guard let durationValue = top["duration"] else { throw r.error("$", "\"duration\" is required") }
         let duration = try r.number(durationValue, "$.duration")
         guard duration > 0, duration <= 3_600 else { throw r.error("$.duration", "must be above 0 and at most 3600 seconds, got \(duration)") }
@@ -276,7 +284,7 @@ extension SceneDescription {
 
     static func parseSource(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> SourceDescription {
         let o = try r.object(value, path, keys: ["sound", "position", "velocity", "direction", "coneInner", "coneOuter", "coneOuterGain", "gain", "pitch", "referenceDistance", "maxDistance", "rolloff", "relative", "loops", "start", "path",
-                                                     "bus", "priority", "pinned", "whenVirtual"])
+                                                     "bus", "priority", "pinned", "whenVirtual", "occlusion", "obstruction", "send"])
         guard let soundValue = o["sound"] else { throw r.error(path, "\"sound\" is required") }
         var s = SourceDescription(sound: try parseSound(soundValue, "\(path).sound", r))
         if let v = o["position"] { s.position = try r.vector(v, "\(path).position") }
@@ -301,6 +309,7 @@ extension SceneDescription {
         }
         if let v = o["path"] { s.path = try parsePath(v, "\(path).path", r) }
         try parseVoiceKeys(o, into: &s, path, r)
+        try parseEffectKeys(o, into: &s, path, r)
         return s
     }
 

@@ -31,6 +31,7 @@ public enum ScenePlot {
             points.append(s.position)
             points += s.path?.keyframes.map(\.position) ?? []
         }
+        points += zoneExtents(scene)
         var minX = points.map(\.x).min()! - 2, maxX = points.map(\.x).max()! + 2
         var minZ = points.map(\.z).min()! - 2, maxZ = points.map(\.z).max()! + 2
         let span = max(maxX - minX, maxZ - minZ, 4)
@@ -59,6 +60,8 @@ public enum ScenePlot {
             out += "<line x1=\"\(f(mapLeft))\" y1=\"\(f(y))\" x2=\"\(f(mapLeft + mapSize))\" y2=\"\(f(y))\" stroke=\"#e4e4e4\"/><text x=\"\(f(mapLeft + 2))\" y=\"\(f(y - 2))\" fill=\"#888\" font-size=\"10\">z \(formatMeters(g))</text>\n"
             g += step
         }
+
+        out += zonesSVG(scene, px: px, scale: scale)
 
         // Groups: their box, their name, and each copy as a dot marked by how long it was real.
         for (g, group) in scene.groups.enumerated() {
@@ -110,7 +113,8 @@ public enum ScenePlot {
             }
             out += "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"7\" fill=\"\(color)\" stroke=\"black\"/>\n"
             let real = realFractions.flatMap { $0.indices.contains(i) ? ", real \(Int(($0[i] * 100).rounded())) %" : nil } ?? ""
-            out += "<text x=\"\(f(x + 10))\" y=\"\(f(y - 8))\" fill=\"\(color)\" font-weight=\"bold\">\(i + 1) \(escape(label(s.sound)))\(s.relative ? " (relative)" : "")\(real)</text>\n"
+            let walls = s.occlusion > 0 || s.obstruction > 0 ? ", occluded \(formatMeters(Double(s.occlusion)))/\(formatMeters(Double(s.obstruction)))" : ""
+            out += "<text x=\"\(f(x + 10))\" y=\"\(f(y - 8))\" fill=\"\(color)\" font-weight=\"bold\">\(i + 1) \(escape(label(s.sound)))\(s.relative ? " (relative)" : "")\(real)\(walls)</text>\n"
         }
 
         // Listener: a triangle pointing along its facing, with its path.
@@ -127,9 +131,13 @@ public enum ScenePlot {
         out += "<polygon points=\"\(f(tip.x)),\(f(tip.y)) \(f(left.x)),\(f(left.y)) \(f(right.x)),\(f(right.y))\" fill=\"black\"/>\n"
         out += "<text x=\"\(f(lx + 12))\" y=\"\(f(ly + 20))\" font-weight=\"bold\">listener</text>\n</g>\n"
         out += "<text x=\"\(f(mapLeft))\" y=\"\(f(mapTop + mapSize + 14))\" font-size=\"10\" fill=\"#555\">dashed ring: reference distance; dotted ring: max distance; arrow: cone direction; t: keyframe times</text>\n"
+        var legendY = mapTop + mapSize + 27
         if realFractions != nil, !scene.groups.isEmpty {
-            out += "<text x=\"\(f(mapLeft))\" y=\"\(f(mapTop + mapSize + 27))\" font-size=\"10\" fill=\"#555\">group dots: filled, real most of the render; hollow, real some of it; small grey, never real (virtual)</text>\n"
+            out += "<text x=\"\(f(mapLeft))\" y=\"\(f(legendY))\" font-size=\"10\" fill=\"#555\">group dots: filled, real most of the render; hollow, real some of it; small grey, never real (virtual)</text>\n"
+            legendY += 13
         }
+        let effects = effectsLegend(scene)
+        if !effects.isEmpty { out += "<text x=\"\(f(mapLeft))\" y=\"\(f(legendY))\" font-size=\"10\" fill=\"\(zoneColor)\">\(effects)</text>\n" }
 
         // Level graph: RMS of each channel over 20 ms windows, -60...0 dBFS.
         let graphTop = mapTop + mapHeight + margin

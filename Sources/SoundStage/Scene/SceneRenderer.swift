@@ -9,7 +9,8 @@ import Foundation
 /// Sources start on the exact frame of their `start` time; a source with `loops: N` plays its
 /// sound N+1 times back to back, sample-exactly; moving objects follow their paths, updated
 /// every 10 ms (the engine's tick) with the velocity of the path segment they are on, so
-/// Doppler follows the motion.
+/// Doppler follows the motion. Effects on buses, reverb zones (blended by where the listener
+/// walks) and each source's occlusion and send level are heard as in the engine.
 public struct SceneRenderer: Sendable {
     /// The scene to render.
     public let scene: SceneDescription
@@ -54,6 +55,9 @@ public struct SceneRenderer: Sendable {
             try engine.addDucking(DuckingRule(trigger: trigger, target: target, depthDB: rule.depthDB,
                                               attackSeconds: rule.attack, releaseSeconds: rule.release))
         }
+        for effect in scene.effects.buses { try engine.bus(named: effect.bus)?.setEffect(effect.settings, level: effect.level) }
+        if let fade = scene.effects.zoneFadeSeconds { engine.reverbZoneFadeSeconds = fade }
+        for zone in scene.effects.zones { try engine.addReverbZone(zone) }
 
         var sounds: [SoundDescription: Sound] = [:]
         for description in scene.sources where sounds[description.sound] == nil {
@@ -139,6 +143,8 @@ public struct SceneRenderer: Sendable {
                                         pitch: Voice.pitchRange.clamping(d.pitch), priority: d.priority, loops: d.loops,
                                         bus: engine.bus(named: d.bus), options: options)
             if d.velocity != .zero { try voice.setVelocity(d.velocity) }
+            if d.occlusion > 0 || d.obstruction > 0 { try voice.setOcclusion(d.occlusion, obstruction: d.obstruction) }
+            if d.sendLevel < 1 { try voice.setSendLevel(d.sendLevel) }
             return voice
         } catch let error as SoundStageError where error.code == .voiceRefused {
             return nil   // the pool's rules said no, as they would in a game: counted as refused

@@ -30,7 +30,7 @@ extension VoicePool {
                 for r in s.reals.indices {
                     let i = Int(s.reals[r].slot)
                     try applyEffects(&s, to: s.reals[r].source, bus: s.slots[i].bus, occlusion: s.details[i].occlusion,
-                                     obstruction: s.details[i].obstruction)
+                                     obstruction: s.details[i].obstruction, sendLevel: s.details[i].sendLevel)
                 }
                 return s.engine
             }
@@ -53,13 +53,13 @@ extension VoicePool {
     }
 
     /// What a source on `bus` hears of walls and effects: the occlusion filter on its direct
-    /// path, and its first send to its bus's effect (occlusion muffling what is sent too).
-    func applyEffects(_ s: inout VoicePoolState, to source: AudioSource, bus: Int32, occlusion: Float, obstruction: Float) throws {
+    /// path, its first send to its bus's effect and the next ones to the reverb zones, what
+    /// it sends muffled by occlusion and scaled by its send level.
+    func applyEffects(_ s: inout VoicePoolState, to source: AudioSource, bus: Int32, occlusion: Float, obstruction: Float, sendLevel: Float) throws {
         let context = source.context
         try source.setDirectFilter(try filter(&s, Occlusion.directFilter(occlusion: occlusion, obstruction: obstruction), in: context))
         guard context.auxiliarySends > 0 else { return }
-        // What is sent is muffled by walls, not by what stands in the room.
-        let sendFilter = Occlusion.directFilter(occlusion: occlusion, obstruction: 0)
+        let sendFilter = Occlusion.sendFilter(occlusion: occlusion, level: sendLevel)
         let slot = try effectSlot(&s, bus: bus, context: context)
         try source.setSend(0, to: slot, filter: slot == nil ? nil : try filter(&s, sendFilter, in: context))
         // The reverb zones' lanes, on the sends after it.

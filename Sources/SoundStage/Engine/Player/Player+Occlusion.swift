@@ -31,6 +31,31 @@ extension Player {
         }
     }
 
+    /// How much of the player goes to effects (its bus's effect and the reverb zones), 0...1:
+    /// 1 by default, 0 keeps it dry. Kept in steps of 0.01; out-of-range values are clamped,
+    /// NaN ignored; ``setSendLevel(_:)`` throws.
+    public var sendLevel: Float {
+        get { settings.sendLevel }
+        set { if !newValue.isNaN { logging { try setSendLevel(Occlusion.quantized(newValue)) } } }
+    }
+
+    /// Sets ``sendLevel``; heard at once.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` outside 0...1.
+    public func setSendLevel(_ level: Float) throws {
+        guard Occlusion.range.contains(level) else {
+            throw failure(.invalidArgument, "setSendLevel(\(level))", "the send level must be in 0...1")
+        }
+        try keepingEngine {
+            try OpenAL.lock.withLock { held in
+                try state.withLockedValue(held) { s in
+                    s.settings.sendLevel = Occlusion.quantized(level)
+                    try applyOcclusion(&s, held)
+                }
+            }
+        }
+    }
+
     /// Sets the source's effects again after its bus's effect changed.
     func refreshEffects(_ held: borrowing LockHeld) {
         state.withLockedValue(held) { s in
@@ -42,9 +67,10 @@ extension Player {
     /// effect, as the engine's voices have them.
     func applyOcclusion(_ s: inout PlayerState, _ held: borrowing LockHeld) throws {
         guard let source = s.source, let engine = engineRef else { return }
-        let (bus, occlusion, obstruction) = (s.settings.bus, s.settings.occlusion, s.settings.obstruction)
+        let settings = s.settings
         try engine.voices.state.withLockedValue(held) { pool in
-            try engine.voices.applyEffects(&pool, to: source, bus: bus, occlusion: occlusion, obstruction: obstruction)
+            try engine.voices.applyEffects(&pool, to: source, bus: settings.bus, occlusion: settings.occlusion, obstruction: settings.obstruction,
+                                           sendLevel: settings.sendLevel)
         }
     }
 }

@@ -61,4 +61,5 @@ struct PlayerSettings {
     var outputLossPolicy: OutputLossPolicy?
     var occlusion: Float = 0
     var obstruction: Float = 0
+    var sendLevel: Float = 1
 }

@@ -190,6 +190,24 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How much of the voice goes to effects (its bus's effect and the reverb zones), 0...1:
+    /// 1 by default, 0 keeps it dry. Kept in steps of 0.01; out-of-range values are clamped.
+    public var sendLevel: Float {
+        get { pool.readDetails(self) { $0.sendLevel } ?? 1 }
+        nonmutating set { if !newValue.isNaN { try? setSendLevel(Occlusion.quantized(newValue)) } }
+    }
+
+    /// Sets ``sendLevel``.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` outside 0...1,
+    ///   ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
+    public func setSendLevel(_ level: Float) throws {
+        guard Occlusion.range.contains(level) else {
+            throw pool.failure(.invalidArgument, "setSendLevel(\(level))", "\(self): the send level must be in 0...1")
+        }
+        try pool.change(self, "setSendLevel(_:)", writing: .effects) { _, details in details.sendLevel = Occlusion.quantized(level) }
+    }
+
     /// The playhead in frames of the sound, counting every play from the first (a looping
     /// voice's grows without end); nil once ended. A virtual voice's keeps time too.
     public var playheadFrames: Double? { pool.read(self) { $0.playhead } }

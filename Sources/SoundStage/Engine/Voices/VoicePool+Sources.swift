@@ -173,7 +173,8 @@ extension VoicePool {
             try source.set(.coneInnerAngle, to: cone.innerAngle)
             try source.set(.coneOuterAngle, to: cone.outerAngle)
             try source.set(.coneOuterGain, to: cone.outerGain)
-            try applyEffects(&s, to: source, bus: slot.bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction)
+            try applyEffects(&s, to: source, bus: slot.bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction,
+                             sendLevel: s.details[i].sendLevel)
         } catch {
             s.errors.append(error)
         }
@@ -205,7 +206,8 @@ extension VoicePool {
             case .pitch: try source.set(.pitch, to: s.slots[i].pitch)
             case .velocity: try source.set(.velocity, to: s.details[i].velocity)
             case .effects:
-                try applyEffects(&s, to: source, bus: s.slots[i].bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction)
+                try applyEffects(&s, to: source, bus: s.slots[i].bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction,
+                                 sendLevel: s.details[i].sendLevel)
             }
         } catch {
             s.errors.append(error)

@@ -61,6 +61,8 @@ struct VoiceDetails {
     var startFrame = 0
     var occlusion: Float = 0
     var obstruction: Float = 0
+    /// How much of it goes to effects.
+    var sendLevel: Float = 1
 }
 
 /// A voice holding one of the pool's sources.
