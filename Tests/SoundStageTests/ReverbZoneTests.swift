@@ -1,5 +1,5 @@
 import Foundation
-import SoundStage
+@testable import SoundStage
 import Testing
 
 @Suite("Reverb zones: blended by where the listener stands, faded in smoothly, through moves")
@@ -146,6 +146,35 @@ struct ReverbZoneTests {
         engine.removeReverbZone(named: "z4")
         _ = try engine.render(frames: 2 * ReverbZoneTests.window)
         #expect(engine.reverbZoneReturns.filter { $0.value > 0 }.keys.sorted() == ["z1", "z2", "z3"], "z4's lane went to z1")
+    }
+
+    @Test("zones added, faded out and removed 200 times, through 5 moves, keep one slot per lane and leave none once the engine goes")
+    func noLeftovers() throws {
+        /// Runs the cycles on an engine that goes at the end; returns every context it used.
+        func cycles() throws -> [AudioContext] {
+            let engine = try EngineRig.offline()
+            defer { engine.shutdown() }
+            var contexts = [engine.context]
+            try engine.play(try EngineRig.sine(engine, amplitude: 0.1), at: .zero, loops: -1)
+            engine.reverbZoneFadeSeconds = 0.01
+            try engine.context.listener.set(.position, to: .zero)
+            for cycle in 0..<200 {
+                let zone = ReverbZone(name: "z\(cycle % 7)", shape: Self.cave.shape, reverb: Reverb(preset: cycle % 2 == 0 ? .cave : .hallway))
+                try engine.addReverbZone(zone)
+                _ = try engine.render(frames: ReverbZoneTests.window * 3)
+                if cycle % 3 == 0 { engine.removeReverbZone(named: zone.name) }
+                if cycle % 40 == 39 {
+                    try engine.switchOutput(to: .offline(RenderFormat(sampleRate: EngineRig.rate, channels: .stereo, sampleType: .float32)))
+                    try engine.context.listener.set(.position, to: .zero)
+                    contexts.append(engine.context)
+                }
+            }
+            #expect(engine.context.liveEffectSlots.load(ordering: .relaxed) == ReverbZonesState.maxLanes, "one slot per lane, however many zones came and went")
+            #expect(contexts.dropLast().allSatisfy { $0.liveEffectSlots.load(ordering: .relaxed) == 0 }, "the old devices' slots went with the moves")
+            return contexts
+        }
+        let contexts = try cycles()
+        #expect(contexts.count == 6 && contexts.allSatisfy { $0.liveEffectSlots.load(ordering: .relaxed) == 0 }, "none left once the engine went")
     }
 
     @Test("bad zones and too few sends are typed errors naming the zone")
