@@ -46,7 +46,7 @@ struct SceneEffectsTests {
             (#"{"buses": [{"bus": "effects", "effect": "chorus", "waveform": 7}]}"#, "$.effects.buses[0].waveform", "whole number"),
             (#"{"buses": [{"bus": "effects", "effect": "echo"}, {"bus": "effects", "effect": "echo"}]}"#, "$.effects.buses[1].bus", "already"),
             (#"{"buses": [{"bus": "effects", "effect": "reverb", "preset": "kitchen"}]}"#, "$.effects.buses[0].preset", "no reverb preset"),
-            (#"{"zones": [{"name": "z", "sphere": {"center": [0, 0, 0], "inner": 5, "outer": 2}, "reverb": "cave"}]}"#, "$.effects.zones[0]", "innerRadius"),
+            (#"{"zones": [{"name": "z", "sphere": {"center": [0, 0, 0], "inner": 5, "outer": 2}, "reverb": "cave"}]}"#, "$.effects.zones[0]", "inner radius"),
             (#"{"zones": [{"name": "z", "reverb": "cave"}]}"#, "$.effects.zones[0]", "sphere"),
             (#"{"zones": [{"name": "z", "sphere": {"center": [0, 0, 0], "inner": 1, "outer": 2}, "reverb": "attic"}]}"#, "$.effects.zones[0].reverb", "no reverb preset"),
             (#"{"zones": [{"name": "z", "sphere": {"center": [0, 0, 0], "inner": 1, "outer": 2}, "reverb": "cave"}, {"name": "z", "box": {"center": [0, 0, 0], "inner": [1, 1, 1], "outer": [2, 2, 2]}, "reverb": "cave"}]}"#, "$.effects.zones[1].name", "unique"),

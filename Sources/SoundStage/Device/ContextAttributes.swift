@@ -15,8 +15,9 @@ public struct ContextAttributes: Sendable, Hashable {
     public var hrtfName: String?
     /// Whether to run the output limiter (`ALC_OUTPUT_LIMITER_SOFT`), nil for the default.
     public var outputLimiter: Bool?
-    /// Auxiliary effect sends per source (`ALC_MAX_AUXILIARY_SENDS`, 0...16; OpenAL Soft's
-    /// default is 2). What was granted is ``AudioContext/auxiliarySends``.
+    /// Auxiliary effect sends per source (`ALC_MAX_AUXILIARY_SENDS`, 0...16; nil: OpenAL
+    /// Soft's default, 2, for a context made directly, 4 for an engine's). What was granted
+    /// is ``AudioContext/auxiliarySends``.
     public var auxiliarySends: Int?
 
     /// Creates a set of attributes.

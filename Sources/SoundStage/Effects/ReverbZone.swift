@@ -63,12 +63,13 @@ public struct ReverbZone: Sendable, Hashable {
         if name.isEmpty { return "a reverb zone needs a name" }
         switch shape {
         case .sphere(let center, let inner, let outer):
-            guard center.isFinite, inner.isFinite, outer.isFinite, inner >= 0, outer > inner else {
-                return "reverb zone \(name): a sphere needs a finite center and 0 <= innerRadius < outerRadius, got \(inner) and \(outer)"
+            let reach = SIMD3(repeating: outer)
+            guard (center - reach).isFinite, (center + reach).isFinite, inner.isFinite, inner >= 0, outer > inner else {
+                return "reverb zone \(name): a sphere needs 0 <= inner radius < outer radius, and to lie within finite space, got \(inner) and \(outer) around \(center)"
             }
         case .box(let center, let inner, let outer):
-            guard center.isFinite, inner.isFinite, outer.isFinite, all(inner .>= 0), all(outer .> inner) else {
-                return "reverb zone \(name): a box needs a finite center and 0 <= innerHalfExtents < outerHalfExtents on every axis, got \(inner) and \(outer)"
+            guard (center - outer).isFinite, (center + outer).isFinite, inner.isFinite, all(inner .>= 0), all(outer .> inner) else {
+                return "reverb zone \(name): a box needs 0 <= inner < outer half extents on every axis, and to lie within finite space, got \(inner) and \(outer) around \(center)"
             }
         }
         if let problem = reverb.problem() { return "reverb zone \(name): \(problem)" }

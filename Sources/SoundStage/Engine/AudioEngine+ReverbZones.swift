@@ -6,7 +6,9 @@ extension AudioEngine {
     /// zones crossfade at equal power), from -60 dB to full, and never faster than
     /// ``reverbZoneFadeSeconds`` allows, so walking in, jumping in and leaving are all
     /// smooth. Up to three zones are heard at once (one per auxiliary send after the first;
-    /// an engine asks for 4 sends unless told otherwise); more wait, the heaviest first.
+    /// an engine asks for 4 sends unless told otherwise); more wait, the heaviest first, and a
+    /// zone clearly heavier than the lightest one heard takes its lane once that has faded
+    /// out.
     ///
     /// Every voice and player sends to the zones (filtered by its occlusion) unless its bus
     /// says not (``Bus/sendsToReverbZones``: off for music and UI). The zones follow the
@@ -33,11 +35,12 @@ extension AudioEngine {
     /// (zones fading out after removal read 0).
     public var reverbZoneWeights: [String: Float] { voices.zoneLevels.weights }
 
-    /// The gain each zone's reverb returns at now, 0...1, by name: where its fade is.
+    /// The gain each zone's reverb returns at now, 0...1, by name: where its fade is (a
+    /// zone given a new reverb counts its old one until that has faded out).
     public var reverbZoneReturns: [String: Float] { voices.zoneLevels.returns }
 
     /// The shortest time, in seconds, for a zone's return to rise from -60 dB to full or
-    /// fall back (1 by default, so it moves at most 0.6 dB in a 10 ms tick): a listener
+    /// fall back (2 by default, so it moves at most 0.3 dB in a 10 ms tick): a listener
     /// walking in hears the zone as fast as they walk, one teleported in hears it fade in
     /// over this time. 0 follows the listener at once. Negative and non-finite values are
     /// ignored.

@@ -75,17 +75,11 @@ extension SceneDescription {
         let names = defaults.parameterNames
         let o = try r.object(value, path, keys: extra.union(names))
         var settings = defaults
-        if let v = o["preset"] {
-            let name = try r.string(v, "\(path).preset")
-            guard let preset = ReverbPreset.named(name) else {
-                throw r.error("\(path).preset", "no reverb preset \"\(name)\" (`soundstage effects` lists the 113, e.g. \"cave\", \"CASTLE_HALL\")")
-            }
-            settings = .reverb(Reverb(preset: preset))
-        }
+        if let v = o["preset"] { settings = .reverb(Reverb(preset: try parsePreset(v, "\(path).preset", r))) }
         for name in names.sorted() {
             guard let v = o[name] else { continue }
             guard settings.set(name, to: try r.number(v, "\(path).\(name)")) else {
-                throw r.error("\(path).\(name)", "must be a whole number in the parameter's range")
+                throw r.error("\(path).\(name)", "must be a whole number in the parameter's range (an enumeration's EFX value)")
             }
         }
         if let problem = settings.problem { throw r.error(path, problem) }
@@ -113,15 +107,23 @@ extension SceneDescription {
             throw r.error(path, "a zone is a \"sphere\" or a \"box\" (one of them)")
         }
         var reverb = Reverb()
-        if case .string(let presetName) = rv {
-            guard let preset = ReverbPreset.named(presetName) else { throw r.error("\(path).reverb", "no reverb preset \"\(presetName)\"") }
-            reverb = Reverb(preset: preset)
+        if case .string = rv {
+            reverb = Reverb(preset: try parsePreset(rv, "\(path).reverb", r))
         } else if case .reverb(let parsed) = try parseEffect(rv, "\(path).reverb", defaults: .reverb(Reverb()), extra: ["preset"], r) {
             reverb = parsed
         }
         let zone = ReverbZone(name: name, shape: shape, reverb: reverb)
         if let problem = zone.problem() { throw r.error(path, problem) }
         return zone
+    }
+
+    /// A reverb preset by name.
+    private static func parsePreset(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> ReverbPreset {
+        let name = try r.string(value, path)
+        guard let preset = ReverbPreset.named(name) else {
+            throw r.error(path, "no reverb preset \"\(name)\" (`soundstage effects` lists the 113, e.g. \"cave\", \"CASTLE_HALL\")")
+        }
+        return preset
     }
 
     /// Reads a source's effect keys: `occlusion`, `obstruction`, `send`.

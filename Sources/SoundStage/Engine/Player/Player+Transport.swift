@@ -110,8 +110,10 @@ extension Player {
             let source = try s.source ?? engine.voices.lendSource(held, in: context)
             s.source = source
             if s.isEngaged || s.pendingStart != nil {
-                // Fed already: only the bus may have changed since (a bus unmuted meanwhile).
+                // Fed already: only the bus and its effects may have changed since (a bus
+                // unmuted, an effect or a reverb zone added meanwhile).
                 if s.appliedBusGain != busGain { try applyGain(&s, busGain: busGain) }
+                try applyOcclusion(&s, held)
                 return source
             }
             try feed(&s, source, from: s.startFrame)

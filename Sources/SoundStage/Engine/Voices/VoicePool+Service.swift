@@ -25,7 +25,7 @@ extension VoicePool {
             // A `.stop` voice that is virtual now (not chosen, or no source for it) ends.
             for i in ranked.stopping where s.slots[i].isLive && s.slots[i].real < 0 { end(&s, i, .culled) }
             settleReals(&s, outputFrames: tickSeconds * Double(context.frequency))
-            serviceZones(&s, context: context, nowFrame: nowFrame)
+            serviceZones(&s, context: context, elapsedSeconds: Float(elapsed) / Float(context.frequency))
         }
     }
 

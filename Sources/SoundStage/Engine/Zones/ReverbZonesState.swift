@@ -21,6 +21,9 @@ struct ReverbZonesState {
         var slot: EffectSlot?
         /// The zone it plays, nil when free.
         var zone: String?
+        /// Fading out to make room (its zone was given a new reverb, or a heavier zone waits
+        /// for a lane): free once silent.
+        var isReleasing = false
         var reverb: Reverb?
         /// The return in dB now (-infinity when silent) and as a gain.
         var levelDB: Float = -.infinity
@@ -32,8 +35,6 @@ struct ReverbZonesState {
     var lanes: [Lane] = []
     /// Seconds for a zone's return to rise from `floorDB` to full at the fastest.
     var fadeSeconds: Float = ReverbZonesState.defaultFadeSeconds
-    /// The frame of the last tick.
-    var lastFrame: Int?
 
     static let defaultFadeSeconds: Float = 2
     /// A zone's return starts here and ends below it (it is then cut to silence).
@@ -42,6 +43,9 @@ struct ReverbZonesState {
     static let firstSend = 1
     /// At most this many zones are heard at once (a send each).
     static let maxLanes = 3
+    /// How much heavier a waiting zone must be than the lightest zone heard to take its lane
+    /// (which fades out first), so two zones of about the same weight do not take turns.
+    static let preemptMargin: Float = 0.1
 
     /// How many zones `context` lets be heard at once: its sends after the first, up to
     /// ``maxLanes``.
