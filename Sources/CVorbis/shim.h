@@ -4,4 +4,6 @@
    callbacks would only be unused copies in every translation unit. */
 #define OV_EXCLUDE_STATIC_CALLBACKS
 #include <vorbis/vorbisfile.h>
+/* The encoder, for recordings to Ogg Vorbis. */
+#include <vorbis/vorbisenc.h>
 #endif

@@ -6,7 +6,7 @@ import Testing
 @Suite("Layering: each folder of the library uses only the folders before it")
 struct LayeringTests {
     /// The layers, lowest first (ARCHITECTURE.md explains them).
-    static let layers = ["Errors", "Internals", "Device", "Properties", "Effects", "Decoding", "Signal", "Objects", "Session", "Engine", "Scene"]
+    static let layers = ["Errors", "Internals", "Device", "Properties", "Effects", "Decoding", "Signal", "Objects", "Session", "Recording", "Engine", "Scene"]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SoundStage")

@@ -57,6 +57,8 @@ extension SoundStageError {
         public static let voiceRefused = Code(rawValue: 0x550C)
         /// The voice has ended (finished, stopped, stolen or culled); the reason says which.
         public static let voiceEnded = Code(rawValue: 0x550D)
+        /// A device went away while in use (unplugged, its sound server gone).
+        public static let deviceLost = Code(rawValue: 0x550E)
 
         /// A readable name for the code.
         public var description: String {
@@ -84,6 +86,7 @@ extension SoundStageError {
             case .fileAccess: return "file access"
             case .voiceRefused: return "voice refused"
             case .voiceEnded: return "voice ended"
+            case .deviceLost: return "device lost"
             default: return "error 0x\(String(rawValue, radix: 16))"
             }
         }

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// What the capture thread works on: the device, the file, and the thread itself (joined by
+/// ``Recorder/stop()``). The file is written by the capture thread alone, outside the lock.
+struct RecorderParts {
+    var device: CaptureDevice?
+    var writer: (any AudioFileWriter)?
+    var thread: WorkerThread?
+}
+
+// The capture thread: every 10 ms it reads what the device captured, writes the frames that
+// fall in a recorded span (up to the duration asked for), meters them, and ends the
+// recording when asked, when the duration is reached, when the file cannot be written or
+// when the device goes. It holds the recorder weakly: a recorder let go mid-recording stops
+// and completes its file.
+extension Recorder {
+    /// Starts the device and the capture thread.
+    func startCapture() throws {
+        let (state, parts, settings, made) = (self.state, self.parts, self.settings, self.made)
+        guard let device = parts.withLockedValue({ $0.device }) else { return }
+        device.start()
+        state.withLockedValue { s in
+            s.capturedFrames = 0
+            s.origin = nil
+        }
+        let thread: WorkerThread
+        do {
+            thread = try WorkerThread.spawn { [weak self] in
+                Recorder.captureLoop(state: state, parts: parts, settings: settings, made: made, recorder: self)
+            }
+        } catch {
+            device.stop()
+            throw failure(.invalidState, "record()", "cannot start the capture thread (error \(error.code))")
+        }
+        parts.withLockedValue { $0.thread = thread }
+    }
+
+    private static func captureLoop(state: LockedState<RecorderState>, parts: LockedState<RecorderParts>, settings: RecorderSettings,
+                                     made: ContinuousClock.Instant, recorder: Recorder?) {
+        Thread.current.name = threadName
+        weak let recorder = recorder
+        guard let (device, writer) = parts.withLockedValue({ p in p.device.flatMap { d in p.writer.map { (d, $0) } } }) else { return }
+        let channels = settings.channels
+        while true {
+            Thread.sleep(forTimeInterval: tickSeconds)
+            let stopping = state.withLockedValue { $0.phase == .stopping }
+            var lost: SoundStageError?
+            var samples: [Float] = []
+            do { samples = try device.read() } catch { lost = error as? SoundStageError }
+            let now = (ContinuousClock.now - made).seconds
+            let (chunks, reachedLimit) = state.withLockedValue { s -> ([ArraySlice<Float>], Bool) in
+                let count = samples.count / channels
+                let ranges = s.recordedRanges(first: s.capturedFrames, count: count)
+                s.noteRead(frames: count, at: now, rate: settings.sampleRate)
+                var left = s.limitFrames.map { $0 - s.framesWritten } ?? Int.max
+                var chunks: [ArraySlice<Float>] = []
+                for r in ranges where left > 0 {
+                    let n = min(r.count, left)
+                    chunks.append(samples[(r.lowerBound * channels)..<((r.lowerBound + n) * channels)])
+                    left -= n
+                }
+                return (chunks, s.limitFrames != nil && left <= 0)
+            }
+            var failed: SoundStageError?
+            for chunk in chunks where failed == nil {
+                do { try writer.append(Array(chunk)) } catch { failed = error as? SoundStageError }
+            }
+            state.withLockedValue { s in
+                s.framesWritten = writer.framesWritten
+                if s.isMetering { for chunk in chunks { s.accumulate(chunk, channels: channels) } }
+            }
+            guard stopping || reachedLimit || failed != nil || lost != nil else { continue }
+
+            device.stop()
+            do { try writer.finish() } catch { failed = failed ?? error as? SoundStageError }
+            var events: [RecorderEvent] = []
+            if let failed { events.append(.encodeError(failed)) }
+            if let lost { events.append(.deviceLost(lost)) }
+            let recorded = state.withLockedValue { !$0.spans.isEmpty }
+            if recorded || failed != nil || lost != nil { events.append(.finished(successfully: failed == nil && lost == nil)) }
+            let (joined, delegate, streams) = state.withLockedValue { s in
+                let joined = s.phase == .stopping
+                s.phase = .stopped
+                return (joined, s.delegate, s.subscribers.all)
+            }
+            let detach = parts.withLockedValue { p -> WorkerThread? in
+                p.device = nil
+                p.writer = nil
+                // Ended by itself: nobody joins the thread, so it lets itself go.
+                defer { if !joined { p.thread = nil } }
+                return joined ? nil : p.thread
+            }
+            if let detach { detach.joinOrDetach() }
+            for event in events {
+                for stream in streams { stream.yield(event) }
+                guard let delegate, let recorder else { continue }
+                switch event {
+                case .finished(let ok): delegate.recorderDidFinishRecording(recorder, successfully: ok)
+                case .encodeError(let error), .deviceLost(let error): delegate.recorderEncodeErrorDidOccur(recorder, error: error)
+                }
+            }
+            return
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// Records from a capture device into a WAV, CAF or Ogg Vorbis file: AVAudioRecorder's
+/// surface in Swift form.
+///
+/// ```swift
+/// let recorder = try Recorder(url: URL(fileURLWithPath: "take.wav"))
+/// try recorder.record(forDuration: 5)
+/// for await event in recorder.events() { if case .finished = event { break } }
+/// ```
+///
+/// A capture thread reads the device every 10 ms and writes the file; the file is valid after
+/// every block it writes (see ``RecordingContainer``), so a crash or a full disk leaves a
+/// playable file up to the last block. Events come by ``delegate`` and ``events()``, on the
+/// capture thread, with no lock held.
+public final class Recorder: Sendable, CustomStringConvertible {
+    /// The file recorded to.
+    public let url: URL
+    /// What is recorded and how.
+    public let settings: RecorderSettings
+    /// The file's container.
+    public let container: RecordingContainer
+    let state = LockedState(RecorderState())
+    /// The device and file the capture thread works on, made by ``prepareToRecord()``.
+    let parts = LockedState(RecorderParts())
+    let made = ContinuousClock.now
+    /// The capture thread's period.
+    static let tickSeconds = 0.01
+    /// The capture thread's name.
+    public static let threadName = "SoundStage rec"
+
+    /// A recorder for `url` with `settings`; nothing is opened until ``prepareToRecord()``
+    /// or ``record()``.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for settings that
+    ///   cannot be recorded (no container, a rate, channel count, bit depth or quality out of
+    ///   range), naming the file.
+    public init(url: URL, settings: RecorderSettings = RecorderSettings()) throws {
+        let container = settings.container ?? RecordingContainer(pathExtension: url.pathExtension)
+        if let problem = settings.problem(path: url.path, container: container) {
+            throw Self.failure(.invalidArgument, "init(url:settings:)", object: url.path, problem)
+        }
+        self.url = url
+        self.settings = settings
+        self.container = container!
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// For example `recorder of /tmp/take.wav`.
+    public var description: String { "recorder of \(url.path)" }
+
+    /// Seconds on the recorder's clock (since it was made): what ``record(atTime:)`` takes.
+    public var deviceCurrentTime: Double { (ContinuousClock.now - made).seconds }
+
+    /// Opens the capture device, starts it, and creates the file (a valid, empty recording),
+    /// so that ``record()`` starts at once; returns once the device delivers audio (some
+    /// take a second or more to start) or after ``startSeconds``. Called by ``record()`` when
+    /// needed.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/deviceNotFound`` or
+    ///   ``SoundStageError/Code-swift.struct/unsupportedFormat`` from the device (then no
+    ///   file is made), ``SoundStageError/Code-swift.struct/fileAccess`` for a file that
+    ///   cannot be created, ``SoundStageError/Code-swift.struct/invalidState`` while recording.
+    public func prepareToRecord() throws {
+        try state.withLockedValue { s in
+            guard s.phase == .idle || s.phase == .stopped else {
+                throw failure(.invalidState, "prepareToRecord()", "it is recording; stop() first")
+            }
+        }
+        if parts.withLockedValue({ $0.thread != nil }) { return }
+        let format = RenderFormat(sampleRate: settings.sampleRate, channels: settings.channels == 1 ? .mono : .stereo, sampleType: .float32)
+        let device = try CaptureDevice.open(named: settings.deviceName, format: format)
+        let writer = try makeWriter()
+        parts.withLockedValue { p in
+            p.device = device
+            p.writer = writer
+        }
+        state.withLockedValue { s in
+            s.phase = .idle
+            s.spans = []
+            s.limitFrames = nil
+            s.framesWritten = 0
+        }
+        do { try startCapture() } catch {
+            parts.withLockedValue { p in
+                p.device = nil
+                p.writer = nil
+            }
+            throw error
+        }
+        let deadline = ContinuousClock.now + .seconds(Self.startSeconds)
+        while state.withLockedValue({ $0.capturedFrames == 0 }), ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: Self.tickSeconds)
+        }
+    }
+
+    /// The longest ``prepareToRecord()`` waits for the device to deliver audio.
+    public static let startSeconds = 3.0
+
+    private func makeWriter() throws -> any AudioFileWriter {
+        let path = url.path
+        switch container {
+        case .wav: return try WAVFileWriter(path: path, sampleRate: settings.sampleRate, channels: settings.channels, bits: settings.bitDepth)
+        case .caf: return try CAFFileWriter(path: path, sampleRate: settings.sampleRate, channels: settings.channels, bits: settings.bitDepth)
+        case .oggVorbis: return try OggVorbisWriter(path: path, sampleRate: settings.sampleRate, channels: settings.channels, quality: settings.quality)
+        }
+    }
+
+    /// Starts or resumes recording now.
+    ///
+    /// - Throws: what ``prepareToRecord()`` throws.
+    public func record() throws { try record(atTime: nil, forDuration: nil) }
+
+    /// Starts recording at `time` on ``deviceCurrentTime``'s clock (now if past); the capture
+    /// before it is left out.
+    public func record(atTime time: Double) throws { try record(atTime: time, forDuration: nil) }
+
+    /// Records for `duration` seconds of audio, then stops by itself (finished successfully).
+    public func record(forDuration duration: Double) throws { try record(atTime: nil, forDuration: duration) }
+
+    /// Records `duration` seconds from `time`.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a negative or
+    ///   non-finite time or duration, and what ``prepareToRecord()`` throws.
+    public func record(atTime time: Double?, forDuration duration: Double?) throws {
+        for (name, value) in [("time", time), ("duration", duration)] {
+            if let value, !(value.isFinite && value >= 0) {
+                throw failure(.invalidArgument, "record(atTime:forDuration:)", "the \(name) must be finite and not negative, got \(value)")
+            }
+        }
+        let phase = state.withLockedValue { $0.phase }
+        if phase == .recording { return }
+        if phase == .stopping { throw failure(.invalidState, "record()", "it is stopping") }
+        if phase != .paused { try prepareToRecord() }
+        let now = deviceCurrentTime
+        state.withLockedValue { s in
+            let start = s.frame(at: max(now, time ?? now), rate: settings.sampleRate)
+            s.spans.append((start, nil))
+            if let duration { s.limitFrames = s.framesWritten + Int((duration * Double(settings.sampleRate)).rounded()) }
+            s.phase = .recording
+        }
+    }
+
+    /// Pauses: what is captured from now on is left out until ``record()``.
+    public func pause() {
+        let now = deviceCurrentTime
+        state.withLockedValue { s in
+            guard s.phase == .recording else { return }
+            if let last = s.spans.indices.last { s.spans[last].end = s.frame(at: now, rate: settings.sampleRate) }
+            s.phase = .paused
+        }
+    }
+
+    /// Stops recording, completes the file and lets the device go; the delegate hears
+    /// `recorderDidFinishRecording(_:successfully: true)` before this returns (unless called
+    /// on the capture thread itself). A recorder only prepared stops capturing, with no
+    /// event. Harmless when stopped.
+    public func stop() {
+        let now = deviceCurrentTime
+        let running = parts.withLockedValue { $0.thread != nil }
+        let waiting = state.withLockedValue { s -> Bool in
+            guard s.phase == .recording || s.phase == .paused || (s.phase == .idle && running) else { return false }
+            if s.phase == .recording, let last = s.spans.indices.last { s.spans[last].end = s.frame(at: now, rate: settings.sampleRate) }
+            s.phase = .stopping
+            return true
+        }
+        guard waiting else { return }
+        parts.withLockedValue { $0.thread }?.joinOrDetach()
+    }
+
+    /// Whether it is recording (not paused, not stopped).
+    public var isRecording: Bool { state.withLockedValue { $0.phase == .recording } }
+
+    /// Seconds recorded so far while recording or paused; 0 once stopped.
+    public var currentTime: Double {
+        state.withLockedValue { s in s.phase == .recording || s.phase == .paused ? Double(s.framesWritten) / Double(settings.sampleRate) : 0 }
+    }
+
+    /// Frames written to the file by the last or current recording.
+    public var framesRecorded: Int { state.withLockedValue { $0.framesWritten } }
+
+    /// Deletes the file.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` while recording or
+    ///   paused, ``SoundStageError/Code-swift.struct/fileAccess`` when it cannot be removed.
+    public func deleteRecording() throws {
+        let phase = state.withLockedValue { $0.phase }
+        guard phase == .idle || phase == .stopped else { throw failure(.invalidState, "deleteRecording()", "it is recording; stop() first") }
+        stop()   // a prepared recorder lets its device and file go first
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        do { try FileManager.default.removeItem(at: url) } catch {
+            throw failure(.fileAccess, "deleteRecording()", "cannot remove the file (\(error.localizedDescription))")
+        }
+    }
+
+    /// The delegate, held weakly.
+    public var delegate: (any RecorderDelegate)? {
+        get { state.withLockedValue { $0.delegate } }
+        set { state.withLockedValue { $0.delegate = newValue } }
+    }
+
+    /// A stream of the recorder's events from now on; each call makes a new subscriber.
+    public func events() -> AsyncStream<RecorderEvent> { EventSubscribers.subscribe(state, \.subscribers) }
+}
+
+extension Recorder: ErrorNaming {
+    var errorObject: String { description }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import SoundStage
+import Testing
+
+/// A null sink of one test's own on the sound server the test script starts, so what the test
+/// plays into it (and records from its monitor) is not mixed with the other suites' sounds.
+/// ``stop()`` unloads it.
+final class RecordingRig {
+    let sinkName: String
+    /// The sink's description, which names its monitor in OpenAL's capture list.
+    let label: String
+    private let module: String
+
+    /// Whether the recording suites can run: a server answers, or the test script promised one.
+    static var enabled: Bool { PulseServer.answers || PulseServer.expected }
+
+    init() throws {
+        let id = UUID().uuidString.prefix(8)
+        sinkName = "rec_\(id)"
+        label = "Rec\(id)"
+        let pactl = try #require(ToolRunner.which("pactl"))
+        let loaded = try ToolRunner.run(pactl, ["load-module", "module-null-sink", "sink_name=\(sinkName)", "sink_properties=device.description=\(label)"])
+        guard loaded.status == 0 else { throw PulseError("cannot add a null sink: \(loaded.stderr)") }
+        module = loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !AudioDevice.captureDevices.contains(monitor) {
+            guard ContinuousClock.now < deadline else { throw PulseError("OpenAL does not list \(monitor): \(AudioDevice.captureDevices)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// The OpenAL name of the sink's monitor source.
+    var monitor: String { "Monitor of \(label)" }
+
+    /// Plays `file` into the sink with paplay; returns its pid (``Spawn/wait(_:)`` for its end).
+    func play(_ file: URL) throws -> pid_t {
+        try Spawn.start(try #require(ToolRunner.which("paplay")), ["--device=\(sinkName)", file.path])
+    }
+
+    /// Removes the sink.
+    func stop() {
+        if let pactl = ToolRunner.which("pactl") { _ = try? ToolRunner.run(pactl, ["unload-module", module]) }
+    }
+
+    /// A stereo WAV at 48 kHz of sines one after another: each (frequency, amplitude, seconds).
+    static func tones(_ url: URL, _ parts: [(frequency: Double, amplitude: Float, seconds: Double)]) throws {
+        var samples: [Float] = []
+        for part in parts {
+            for i in 0..<Int(part.seconds * 48_000) {
+                let v = part.amplitude * Float(sin(2 * .pi * part.frequency * Double(i) / 48_000))
+                samples += [v, v]
+            }
+        }
+        try RenderedAudio(format: RenderFormat(sampleRate: 48_000, channels: .stereo), samples: samples).writeWAV(to: url, as: .float32)
+    }
+
+    /// A stereo WAV of a `frequency` sine at `amplitude`, `seconds` long, at 48 kHz.
+    static func tone(_ url: URL, frequency: Double = 1_000, amplitude: Float = 0.5, seconds: Double) throws {
+        try tones(url, [(frequency, amplitude, seconds)])
+    }
+}
+
+/// Collects a recorder's events as they come, as its delegate (keep it alive: the recorder
+/// holds its delegate weakly).
+final class RecorderEventLog: RecorderDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [RecorderEvent] = []
+
+    init(_ recorder: Recorder) { recorder.delegate = self }
+
+    func recorderDidFinishRecording(_ recorder: Recorder, successfully: Bool) {
+        lock.withLock { events.append(.finished(successfully: successfully)) }
+    }
+
+    func recorderEncodeErrorDidOccur(_ recorder: Recorder, error: SoundStageError) {
+        lock.withLock { events.append(.encodeError(error)) }
+    }
+
+    var all: [RecorderEvent] { lock.withLock { events } }
+
+    /// The finished events so far, by their success.
+    var finishes: [Bool] { all.compactMap { if case .finished(let ok) = $0 { return ok } else { return nil } } }
+
+    /// Waits up to `seconds` for a finished event.
+    func waitForFinish(seconds: Double) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while finishes.isEmpty, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return !finishes.isEmpty
+    }
+}
