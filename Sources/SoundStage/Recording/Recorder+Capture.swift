@@ -30,81 +30,96 @@ extension Recorder {
         }
         let thread: WorkerThread
         do {
-            thread = try WorkerThread.spawn { [weak self] in
-                Recorder.captureLoop(state: state, parts: parts, settings: settings, made: made, recorder: self)
-            }
+            let tick = CaptureTick(state: state, parts: parts, settings: settings, made: made, recorder: self)
+            thread = try CaptureThread.start(name: Self.threadName, period: Self.tickSeconds) { tick.run() }
         } catch {
             device.stop()
             throw failure(.invalidState, "record()", "cannot start the capture thread (error \(error.code))")
         }
         parts.withLockedValue { $0.thread = thread }
     }
+}
 
-    private static func captureLoop(state: LockedState<RecorderState>, parts: LockedState<RecorderParts>, settings: RecorderSettings,
-                                     made: ContinuousClock.Instant, recorder: Recorder?) {
-        Thread.current.name = threadName
-        weak let recorder = recorder
-        guard let (device, writer) = parts.withLockedValue({ p in p.device.flatMap { d in p.writer.map { (d, $0) } } }) else { return }
+/// One tick of a recorder's capture thread (see the extension above). The device and the
+/// file are the thread's alone while it runs.
+final class CaptureTick: @unchecked Sendable {
+    private let state: LockedState<RecorderState>
+    private let parts: LockedState<RecorderParts>
+    private let settings: RecorderSettings
+    private let made: ContinuousClock.Instant
+    private weak var recorder: Recorder?
+    private let device: CaptureDevice?
+    private let writer: (any AudioFileWriter)?
+
+    init(state: LockedState<RecorderState>, parts: LockedState<RecorderParts>, settings: RecorderSettings, made: ContinuousClock.Instant, recorder: Recorder) {
+        (self.state, self.parts, self.settings, self.made, self.recorder) = (state, parts, settings, made, recorder)
+        (device, writer) = parts.withLockedValue { ($0.device, $0.writer) }
+    }
+
+    /// Reads, writes and meters what the device captured; false once the recording ended.
+    func run() -> Bool {
+        guard let device, let writer else { return false }
         let channels = settings.channels
-        while true {
-            Thread.sleep(forTimeInterval: tickSeconds)
-            let stopping = state.withLockedValue { $0.phase == .stopping }
-            var lost: SoundStageError?
-            var samples: [Float] = []
-            do { samples = try device.read() } catch { lost = error as? SoundStageError }
-            let now = (ContinuousClock.now - made).seconds
-            let (chunks, reachedLimit) = state.withLockedValue { s -> ([ArraySlice<Float>], Bool) in
-                let count = samples.count / channels
-                let ranges = s.recordedRanges(first: s.capturedFrames, count: count)
-                s.noteRead(frames: count, at: now, rate: settings.sampleRate)
-                var left = s.limitFrames.map { $0 - s.framesWritten } ?? Int.max
-                var chunks: [ArraySlice<Float>] = []
-                for r in ranges where left > 0 {
-                    let n = min(r.count, left)
-                    chunks.append(samples[(r.lowerBound * channels)..<((r.lowerBound + n) * channels)])
-                    left -= n
-                }
-                return (chunks, s.limitFrames != nil && left <= 0)
+        let stopping = state.withLockedValue { $0.phase == .stopping }
+        var lost: SoundStageError?
+        var samples: [Float] = []
+        do { samples = try device.read() } catch { lost = error as? SoundStageError }
+        let now = (ContinuousClock.now - made).seconds
+        let (chunks, reachedLimit) = state.withLockedValue { s -> ([ArraySlice<Float>], Bool) in
+            let count = samples.count / channels
+            let ranges = s.recordedRanges(first: s.capturedFrames, count: count)
+            s.noteRead(frames: count, at: now, rate: settings.sampleRate)
+            var left = s.limitFrames.map { $0 - s.framesWritten } ?? Int.max
+            var chunks: [ArraySlice<Float>] = []
+            for r in ranges where left > 0 {
+                let n = min(r.count, left)
+                chunks.append(samples[(r.lowerBound * channels)..<((r.lowerBound + n) * channels)])
+                left -= n
             }
-            var failed: SoundStageError?
-            for chunk in chunks where failed == nil {
-                do { try writer.append(Array(chunk)) } catch { failed = error as? SoundStageError }
-            }
-            state.withLockedValue { s in
-                s.framesWritten = writer.framesWritten
-                if s.isMetering { for chunk in chunks { s.accumulate(chunk, channels: channels) } }
-            }
-            guard stopping || reachedLimit || failed != nil || lost != nil else { continue }
+            return (chunks, s.limitFrames != nil && left <= 0)
+        }
+        var failed: SoundStageError?
+        for chunk in chunks where failed == nil {
+            do { try writer.append(Array(chunk)) } catch { failed = error as? SoundStageError }
+        }
+        state.withLockedValue { s in
+            s.framesWritten = writer.framesWritten
+            if s.isMetering { for chunk in chunks { s.accumulate(chunk, channels: channels) } }
+        }
+        guard stopping || reachedLimit || failed != nil || lost != nil else { return true }
+        finish(device, writer, failed: failed, lost: lost)
+        return false
+    }
 
-            device.stop()
-            do { try writer.finish() } catch { failed = failed ?? error as? SoundStageError }
-            var events: [RecorderEvent] = []
-            if let failed { events.append(.encodeError(failed)) }
-            if let lost { events.append(.deviceLost(lost)) }
-            let recorded = state.withLockedValue { !$0.spans.isEmpty }
-            if recorded || failed != nil || lost != nil { events.append(.finished(successfully: failed == nil && lost == nil)) }
-            let (joined, delegate, streams) = state.withLockedValue { s in
-                let joined = s.phase == .stopping
-                s.phase = .stopped
-                return (joined, s.delegate, s.subscribers.all)
+    /// Ends the recording: the device stops, the file is completed, the events go out.
+    private func finish(_ device: CaptureDevice, _ writer: any AudioFileWriter, failed: SoundStageError?, lost: SoundStageError?) {
+        var failed = failed
+        device.stop()
+        do { try writer.finish() } catch { failed = failed ?? error as? SoundStageError }
+        var events: [RecorderEvent] = []
+        if let failed { events.append(.encodeError(failed)) }
+        if let lost { events.append(.deviceLost(lost)) }
+        let (joined, recorded, delegate, streams) = state.withLockedValue { s in
+            let joined = s.phase == .stopping
+            s.phase = .stopped
+            return (joined, !s.spans.isEmpty, s.delegate, s.subscribers.all)
+        }
+        if recorded || failed != nil || lost != nil { events.append(.finished(successfully: failed == nil && lost == nil)) }
+        let detach = parts.withLockedValue { p -> WorkerThread? in
+            p.device = nil
+            p.writer = nil
+            // Ended by itself: nobody joins the thread, so it lets itself go.
+            defer { if !joined { p.thread = nil } }
+            return joined ? nil : p.thread
+        }
+        detach?.joinOrDetach()
+        for event in events {
+            for stream in streams { stream.yield(event) }
+            guard let delegate, let recorder else { continue }
+            switch event {
+            case .finished(let ok): delegate.recorderDidFinishRecording(recorder, successfully: ok)
+            case .encodeError(let error), .deviceLost(let error): delegate.recorderEncodeErrorDidOccur(recorder, error: error)
             }
-            let detach = parts.withLockedValue { p -> WorkerThread? in
-                p.device = nil
-                p.writer = nil
-                // Ended by itself: nobody joins the thread, so it lets itself go.
-                defer { if !joined { p.thread = nil } }
-                return joined ? nil : p.thread
-            }
-            if let detach { detach.joinOrDetach() }
-            for event in events {
-                for stream in streams { stream.yield(event) }
-                guard let delegate, let recorder else { continue }
-                switch event {
-                case .finished(let ok): delegate.recorderDidFinishRecording(recorder, successfully: ok)
-                case .encodeError(let error), .deviceLost(let error): delegate.recorderEncodeErrorDidOccur(recorder, error: error)
-                }
-            }
-            return
         }
     }
 }
