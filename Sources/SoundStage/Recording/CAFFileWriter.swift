@@ -1,6 +1,7 @@
-/// Writes a Core Audio Format file: its data chunk is the last one with the size -1 (CAF's
-/// "still being written") while recording, so every block written is readable at once, and
-/// the real size is written when the recording finishes.
+/// Writes a Core Audio Format file whose data chunk size is rewritten after every block (as
+/// the WAV writer does), so the file on disk always holds every block written, whole. (CAF
+/// allows a size of -1 for a data chunk still being written, but libsndfile 1.2, which sox
+/// reads CAF through, refuses such files.)
 final class CAFFileWriter: AudioFileWriter {
     private let file: OutputFile
     private let channels: Int
@@ -23,7 +24,7 @@ final class CAFFileWriter: AudioFileWriter {
         header += Bytes.be32(flags) + Bytes.be32(bytesPerFrame) + Bytes.be32(1) + Bytes.be32(channels) + Bytes.be32(bits)
         header += Bytes.ascii("data")
         dataSizeOffset = header.count
-        header += Bytes.be64(-1) + Bytes.be32(0)   // size unknown, then the edit count
+        header += Bytes.be64(4) + Bytes.be32(0)   // the size counts the edit count that follows
         try file.append(header)
     }
 
@@ -32,10 +33,9 @@ final class CAFFileWriter: AudioFileWriter {
         try file.append(bytes)
         dataBytes += bytes.count
         framesWritten += samples.count / channels
+        // The size follows the data only once it is written: a failed write leaves it as it was.
+        try file.overwrite(Bytes.be64(Int64(4 + dataBytes)), at: dataSizeOffset)
     }
 
-    func finish() throws {
-        try file.overwrite(Bytes.be64(Int64(4 + dataBytes)), at: dataSizeOffset)
-        file.sync()
-    }
+    func finish() throws { file.sync() }
 }

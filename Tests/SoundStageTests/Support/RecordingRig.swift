@@ -54,6 +54,14 @@ final class RecordingRig {
         try RenderedAudio(format: RenderFormat(sampleRate: 48_000, channels: .stereo), samples: samples).writeWAV(to: url, as: .float32)
     }
 
+    /// A stereo WAV of white noise at amplitude 0.5 (seeded), `seconds` long, at 48 kHz:
+    /// what an encoder cannot squeeze.
+    static func noise(_ url: URL, seconds: Double) throws {
+        var generator = SystemRandomNumberGenerator()
+        let samples = (0..<Int(seconds * 48_000) * 2).map { _ in Float.random(in: -0.5...0.5, using: &generator) }
+        try RenderedAudio(format: RenderFormat(sampleRate: 48_000, channels: .stereo), samples: samples).writeWAV(to: url, as: .pcm16)
+    }
+
     /// A stereo WAV of a `frequency` sine at `amplitude`, `seconds` long, at 48 kHz.
     static func tone(_ url: URL, frequency: Double = 1_000, amplitude: Float = 0.5, seconds: Double) throws {
         try tones(url, [(frequency, amplitude, seconds)])
