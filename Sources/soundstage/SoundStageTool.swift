@@ -7,7 +7,7 @@ struct SoundStageTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soundstage",
         abstract: "Inspect audio devices and sounds with SoundStage (OpenAL Soft).",
-        subcommands: [Devices.self, Info.self, Convert.self, Render.self, Play.self, Record.self, Session.self, Effects.self]
+        subcommands: [Devices.self, Info.self, Convert.self, Render.self, Play.self, Record.self, Latency.self, Session.self, Effects.self]
     )
 }
 
