@@ -37,6 +37,7 @@ struct Record: ParsableCommand {
         for signal in [SIGINT, SIGTERM] { stop.watch(signal) }
         let recorder: Recorder
         do {
+            try AudioSession.shared.setCategory(.record)
             recorder = try Recorder(url: url, settings: settings)
             recorder.isMeteringEnabled = true
             try recorder.prepareToRecord()

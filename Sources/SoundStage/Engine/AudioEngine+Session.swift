@@ -27,6 +27,7 @@ extension AudioEngine {
 // the thread that runs the service loop, as every other event.
 extension AudioEngine: SessionMember {
     var watchesSystem: Bool { !isOffline }
+    var isRecordingForSession: Bool { false }
 
     func sessionInterruptionBegan() {
         interrupt()

@@ -11,6 +11,10 @@ struct RecorderParts {
     var device: CaptureDevice?
     var writer: (any AudioFileWriter)?
     var thread: WorkerThread?
+    /// A device to move to (``Recorder/switchDevice(named:)``), taken over at the next tick.
+    var nextDevice: CaptureDevice?
+    /// Whether the device went away: nothing is read until another takes over.
+    var deviceLost = false
 }
 
 // The capture thread: every 10 ms it reads what the device captured, writes the frames that
@@ -26,7 +30,7 @@ extension Recorder {
         device.start()
         state.withLockedValue { s in
             s.capturedFrames = 0
-            s.origin = nil
+            s.deviceChanged()
         }
         let thread: WorkerThread
         do {
@@ -48,7 +52,7 @@ final class CaptureTick: @unchecked Sendable {
     private let settings: RecorderSettings
     private let made: ContinuousClock.Instant
     private weak var recorder: Recorder?
-    private let device: CaptureDevice?
+    private var device: CaptureDevice?
     private let writer: (any AudioFileWriter)?
 
     init(state: LockedState<RecorderState>, parts: LockedState<RecorderParts>, settings: RecorderSettings, made: ContinuousClock.Instant, recorder: Recorder) {
@@ -58,12 +62,27 @@ final class CaptureTick: @unchecked Sendable {
 
     /// Reads, writes and meters what the device captured; false once the recording ended.
     func run() -> Bool {
+        if let next = parts.withLockedValue({ p -> CaptureDevice? in
+            defer { p.nextDevice = nil }
+            if p.nextDevice != nil { p.deviceLost = false }
+            return p.nextDevice
+        }) {
+            device?.stop()
+            device = next
+            parts.withLockedValue { $0.device = next }
+            next.start()
+            state.withLockedValue { $0.deviceChanged() }
+        }
         guard let device, let writer else { return false }
         let channels = settings.channels
         let stopping = state.withLockedValue { $0.phase == .stopping }
-        var lost: SoundStageError?
         var samples: [Float] = []
-        do { samples = try device.read() } catch { lost = error as? SoundStageError }
+        if !parts.withLockedValue({ $0.deviceLost }) {
+            do { samples = try device.read() } catch {
+                // The recording pauses, its file whole; the game may move it to another device.
+                deviceWentAway(device, error as? SoundStageError ?? device.failure(.deviceLost, "read(maxFrames:)", "\(error)"))
+            }
+        }
         let now = (ContinuousClock.now - made).seconds
         let (chunks, reachedLimit) = state.withLockedValue { s -> ([ArraySlice<Float>], Bool) in
             let count = samples.count / channels
@@ -86,25 +105,42 @@ final class CaptureTick: @unchecked Sendable {
             s.framesWritten = writer.framesWritten
             if s.isMetering { for chunk in chunks { s.accumulate(chunk, channels: channels) } }
         }
-        guard stopping || reachedLimit || failed != nil || lost != nil else { return true }
-        finish(device, writer, failed: failed, lost: lost)
+        guard stopping || reachedLimit || failed != nil else { return true }
+        // What was captured before the stop comes some time after it: read on for it.
+        let lost = parts.withLockedValue { $0.deviceLost }
+        if stopping, !reachedLimit, failed == nil, !lost, state.withLockedValue({ $0.awaitsFrames(now: now, limit: Recorder.drainSeconds) }) { return true }
+        finish(device, writer, failed: failed)
         return false
     }
 
+    /// The device is gone: what was recorded stays, the recording pauses, and the game hears
+    /// of it.
+    private func deviceWentAway(_ device: CaptureDevice, _ error: SoundStageError) {
+        device.stop()
+        parts.withLockedValue { $0.deviceLost = true }
+        let (delegate, streams) = state.withLockedValue { s in
+            if s.phase == .recording, let last = s.spans.indices.last {
+                s.spans[last].end = s.capturedFrames
+                s.phase = .paused
+            }
+            return (s.delegate, s.subscribers.all)
+        }
+        deliver([.deviceLost(error)], delegate: delegate, streams: streams)
+    }
+
     /// Ends the recording: the device stops, the file is completed, the events go out.
-    private func finish(_ device: CaptureDevice, _ writer: any AudioFileWriter, failed: SoundStageError?, lost: SoundStageError?) {
+    private func finish(_ device: CaptureDevice, _ writer: any AudioFileWriter, failed: SoundStageError?) {
         var failed = failed
         device.stop()
         do { try writer.finish() } catch { failed = failed ?? error as? SoundStageError }
         var events: [RecorderEvent] = []
         if let failed { events.append(.encodeError(failed)) }
-        if let lost { events.append(.deviceLost(lost)) }
         let (joined, recorded, delegate, streams) = state.withLockedValue { s in
             let joined = s.phase == .stopping
             s.phase = .stopped
             return (joined, !s.spans.isEmpty, s.delegate, s.subscribers.all)
         }
-        if recorded || failed != nil || lost != nil { events.append(.finished(successfully: failed == nil && lost == nil)) }
+        if recorded || failed != nil { events.append(.finished(successfully: failed == nil)) }
         let detach = parts.withLockedValue { p -> WorkerThread? in
             p.device = nil
             p.writer = nil
@@ -113,12 +149,18 @@ final class CaptureTick: @unchecked Sendable {
             return joined ? nil : p.thread
         }
         detach?.joinOrDetach()
+        deliver(events, delegate: delegate, streams: streams)
+    }
+
+    /// Tells the delegate and the streams, with no lock held.
+    private func deliver(_ events: [RecorderEvent], delegate: (any RecorderDelegate)?, streams: [AsyncStream<RecorderEvent>.Continuation]) {
         for event in events {
             for stream in streams { stream.yield(event) }
             guard let delegate, let recorder else { continue }
             switch event {
             case .finished(let ok): delegate.recorderDidFinishRecording(recorder, successfully: ok)
-            case .encodeError(let error), .deviceLost(let error): delegate.recorderEncodeErrorDidOccur(recorder, error: error)
+            case .encodeError(let error): delegate.recorderEncodeErrorDidOccur(recorder, error: error)
+            case .deviceLost(let error): delegate.recorderDeviceWasLost(recorder, error: error)
             }
         }
     }

@@ -20,6 +20,9 @@ public final class Recorder: Sendable, CustomStringConvertible {
     public let settings: RecorderSettings
     /// The file's container.
     public let container: RecordingContainer
+    /// The session the recorder follows: its category must allow recording, and its
+    /// interruptions pause the recording (``interruptionPolicy``).
+    public let session: AudioSession
     let state = LockedState(RecorderState())
     /// The device and file the capture thread works on, made by ``prepareToRecord()``.
     let parts = LockedState(RecorderParts())
@@ -35,7 +38,12 @@ public final class Recorder: Sendable, CustomStringConvertible {
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for settings that
     ///   cannot be recorded (no container, a rate, channel count, bit depth or quality out of
     ///   range), naming the file.
-    public init(url: URL, settings: RecorderSettings = RecorderSettings()) throws {
+    public convenience init(url: URL, settings: RecorderSettings = RecorderSettings()) throws {
+        try self.init(url: url, settings: settings, session: .shared)
+    }
+
+    /// A recorder following `session` (tests give one of their own).
+    init(url: URL, settings: RecorderSettings, session: AudioSession) throws {
         let container = settings.container ?? RecordingContainer(pathExtension: url.pathExtension)
         if let problem = settings.problem(path: url.path, container: container) {
             throw Self.failure(.invalidArgument, "init(url:settings:)", object: url.path, problem)
@@ -43,6 +51,7 @@ public final class Recorder: Sendable, CustomStringConvertible {
         self.url = url
         self.settings = settings
         self.container = container!
+        self.session = session
     }
 
     deinit {
@@ -65,6 +74,7 @@ public final class Recorder: Sendable, CustomStringConvertible {
     ///   file is made), ``SoundStageError/Code-swift.struct/fileAccess`` for a file that
     ///   cannot be created, ``SoundStageError/Code-swift.struct/invalidState`` while recording.
     public func prepareToRecord() throws {
+        if state.withLockedValue({ s in defer { s.joined = true }; return !s.joined }) { session.join(self) }
         try state.withLockedValue { s in
             guard s.phase == .idle || s.phase == .stopped else {
                 throw failure(.invalidState, "prepareToRecord()", "it is recording; stop() first")
@@ -81,6 +91,7 @@ public final class Recorder: Sendable, CustomStringConvertible {
         state.withLockedValue { s in
             s.phase = .idle
             s.spans = []
+            s.stopAskedAt = nil
             s.limitFrames = nil
             s.framesWritten = 0
         }
@@ -99,6 +110,9 @@ public final class Recorder: Sendable, CustomStringConvertible {
 
     /// The longest ``prepareToRecord()`` waits for the device to deliver audio.
     public static let startSeconds = 3.0
+    /// The longest ``stop()`` waits for audio captured before it to arrive (a device
+    /// delivers it some time after).
+    public static let drainSeconds = 1.0
 
     private func makeWriter() throws -> any AudioFileWriter {
         let path = url.path
@@ -134,6 +148,15 @@ public final class Recorder: Sendable, CustomStringConvertible {
         let phase = state.withLockedValue { $0.phase }
         if phase == .recording { return }
         if phase == .stopping { throw failure(.invalidState, "record()", "it is stopping") }
+        guard session.category.canRecord else {
+            throw failure(.invalidState, "record()", "the session's category is \(session.category), which cannot record; set it to .record or .playAndRecord (AudioSession.shared.setCategory(.playAndRecord)), as AVAudioRecorder needs")
+        }
+        guard !session.isInterrupted else {
+            throw failure(.invalidState, "record()", "the audio session is interrupted; recording resumes (or may start) when the interruption ends")
+        }
+        if parts.withLockedValue({ $0.deviceLost }) {
+            throw failure(.deviceLost, "record()", "the capture device went away; switchDevice(named:) to another first")
+        }
         if phase != .paused { try prepareToRecord() }
         let now = deviceCurrentTime
         state.withLockedValue { s in
@@ -141,16 +164,24 @@ public final class Recorder: Sendable, CustomStringConvertible {
             s.spans.append((start, nil))
             if let duration { s.limitFrames = s.framesWritten + Int((duration * Double(settings.sampleRate)).rounded()) }
             s.phase = .recording
+            s.pausedBySession = false
         }
     }
 
     /// Pauses: what is captured from now on is left out until ``record()``.
-    public func pause() {
+    public func pause() { pause(bySession: false) }
+
+    /// Pauses; `bySession` marks a pause the session's interruption or deactivation made.
+    /// Returns whether it was recording.
+    @discardableResult
+    func pause(bySession: Bool) -> Bool {
         let now = deviceCurrentTime
-        state.withLockedValue { s in
-            guard s.phase == .recording else { return }
+        return state.withLockedValue { s in
+            guard s.phase == .recording else { return false }
             if let last = s.spans.indices.last { s.spans[last].end = s.frame(at: now, rate: settings.sampleRate) }
             s.phase = .paused
+            s.pausedBySession = bySession
+            return true
         }
     }
 
@@ -165,6 +196,7 @@ public final class Recorder: Sendable, CustomStringConvertible {
             guard s.phase == .recording || s.phase == .paused || (s.phase == .idle && running) else { return false }
             if s.phase == .recording, let last = s.spans.indices.last { s.spans[last].end = s.frame(at: now, rate: settings.sampleRate) }
             s.phase = .stopping
+            s.stopAskedAt = now
             return true
         }
         guard waiting else { return }

@@ -12,8 +12,9 @@ extension AudioSession {
     /// | ``playAndRecord`` | yes | yes | yes | yes |
     /// | ``record`` | yes | yes | yes | yes |
     ///
-    /// Recording is not built yet: today ``record`` and ``playAndRecord`` behave as
-    /// ``playback``.
+    /// Only ``record`` and ``playAndRecord`` let a ``Recorder`` record (as AVAudioRecorder
+    /// needs); for players they behave as ``playback`` (SoundStage cannot silence the
+    /// sound server's other streams for ``record``).
     public enum Category: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// Background sound that goes along with whatever else plays: a call does not
         /// interrupt it, and it keeps playing when its device goes (on the new one).
@@ -24,12 +25,15 @@ extension AudioSession {
         case playback
         /// Playing and recording (voice chat).
         case playAndRecord
-        /// Recording only (recording is not built yet: it behaves as ``playback`` for now).
+        /// Recording (players behave as in ``playback``).
         case record
 
         /// Whether another application's call (a "phone" stream on the sound server)
         /// interrupts the session.
         public var isInterruptedByCalls: Bool { self != .ambient }
+
+        /// Whether recorders may record.
+        public var canRecord: Bool { self == .record || self == .playAndRecord }
 
         /// Whether players whose policy asks for it pause when their output device goes
         /// away (Apple's rule for unplugged headphones).

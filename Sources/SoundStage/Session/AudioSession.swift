@@ -48,9 +48,13 @@ public final class AudioSession: Sendable {
 
     /// Sets the category; its rules apply from now on (see ``Category``).
     ///
-    /// - Throws: nothing yet; the signature matches `AVAudioSession.setCategory`, which fails
-    ///   while recording in a category that cannot record.
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` for a category that
+    ///   cannot record while a recorder records (as `AVAudioSession.setCategory` fails).
     public func setCategory(_ category: Category) throws {
+        if !category.canRecord, members.contains(where: \.isRecordingForSession) {
+            throw SoundStageError(.invalidState, operation: "AudioSession.setCategory(\(category))", object: "audio session \(name)",
+                                  reason: "a recorder is recording, and \(category) cannot record; stop it first")
+        }
         let members = state.withLockedValue { s -> [any SessionMember] in
             guard s.category != category else { return [] }
             s.category = category

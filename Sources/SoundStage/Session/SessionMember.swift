@@ -1,6 +1,8 @@
-/// What the audio session asks of an engine that joined it. The engine (a later layer)
-/// implements it; the session holds members weakly.
+/// What the audio session asks of an engine or a recorder that joined it. They (later
+/// layers) implement it; the session holds members weakly.
 protocol SessionMember: AnyObject, Sendable {
+    /// Whether the member is recording now (a category that cannot record is refused then).
+    var isRecordingForSession: Bool { get }
     /// Whether the member plays to a real device, so the session should watch the system
     /// for it (an offline engine renders on request; nothing on the system reaches it).
     var watchesSystem: Bool { get }

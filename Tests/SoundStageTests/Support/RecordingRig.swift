@@ -15,6 +15,9 @@ final class RecordingRig {
     static var enabled: Bool { PulseServer.answers || PulseServer.expected }
 
     init() throws {
+        // Recorders record only in a category that can (as AVAudioRecorder); for players,
+        // playAndRecord behaves as the default category.
+        try AudioSession.shared.setCategory(.playAndRecord)
         let id = UUID().uuidString.prefix(8)
         sinkName = "rec_\(id)"
         label = "Rec\(id)"
@@ -82,6 +85,17 @@ final class RecorderEventLog: RecorderDelegate, @unchecked Sendable {
 
     func recorderEncodeErrorDidOccur(_ recorder: Recorder, error: SoundStageError) {
         lock.withLock { events.append(.encodeError(error)) }
+    }
+
+    func recorderDeviceWasLost(_ recorder: Recorder, error: SoundStageError) {
+        lock.withLock { events.append(.deviceLost(error)) }
+    }
+
+    /// Waits up to `seconds` for an event `matching`.
+    func wait(seconds: Double, for matching: (RecorderEvent) -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !all.contains(where: matching), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return all.contains(where: matching)
     }
 
     var all: [RecorderEvent] { lock.withLock { events } }

@@ -1,14 +1,3 @@
-/// What a player does when an interruption begins and ends (``AudioSession``).
-public enum InterruptionPolicy: String, Sendable, Hashable {
-    /// Pause at the begin; play on from where it was when the interruption ends saying it
-    /// may (`shouldResume`). The default, as an iOS app does with AVAudioSession's advice.
-    case resume
-    /// Pause at the begin and stay paused; the game resumes it.
-    case stayPaused
-    /// Stop at the begin, so nothing of it comes back (a drum's tail).
-    case stop
-}
-
 /// What a player does when its output device goes away (headphones unplugged, the sink
 /// removed) and the engine moves to another.
 public enum OutputLossPolicy: String, Sendable, Hashable {
