@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import SoundStage
 
@@ -36,9 +35,11 @@ struct Record: ParsableCommand {
         let stop = Stopper()
         for signal in [SIGINT, SIGTERM] { stop.watch(signal) }
         let recorder: Recorder
+        let failures = Failures()
         do {
             try AudioSession.shared.setCategory(.record)
             recorder = try Recorder(url: url, settings: settings)
+            recorder.delegate = failures
             recorder.isMeteringEnabled = true
             try recorder.prepareToRecord()
             if let duration { try recorder.record(forDuration: duration) } else { try recorder.record() }
@@ -46,12 +47,10 @@ struct Record: ParsableCommand {
             fail("\(error)")
         }
         let live = isatty(STDOUT_FILENO) != 0
-        var peak: Float = -160
         while recorder.isRecording, !stop.asked {
             Thread.sleep(forTimeInterval: 0.1)
             recorder.updateMeters()
             let levels = (0..<channels).map { recorder.averagePower(forChannel: $0) }
-            peak = max(peak, (0..<channels).map { recorder.peakPower(forChannel: $0) }.max() ?? -160)
             if live {
                 let bars = levels.map { Self.bar($0) }.joined(separator: " ")
                 let line = String(format: "\r\u{1B}[K● REC %6.1f s  %@  %6.1f dBFS", recorder.currentTime, bars, levels.max() ?? -160)
@@ -61,7 +60,8 @@ struct Record: ParsableCommand {
         let seconds = recorder.currentTime
         recorder.stop()
         if live { print("\r\u{1B}[K", terminator: "") }
-        summarize(url, seconds: seconds, peak: peak)
+        summarize(url, seconds: seconds)
+        if let failure = failures.first { fail("the recording ended early, its file whole up to there: \(failure)") }
     }
 
     /// A 24-character bar for a level from -60 to 0 dBFS.
@@ -71,7 +71,7 @@ struct Record: ParsableCommand {
     }
 
     /// One line about the file as written, read back through SoundStage's decoders.
-    func summarize(_ url: URL, seconds: Double, peak: Float) {
+    func summarize(_ url: URL, seconds: Double) {
         do {
             let file = try SoundFile.decode(contentsOf: url)
             let levels = RenderedAudio(format: RenderFormat(sampleRate: file.sampleRate, channels: file.channels), samples: file.floatSamples()).levels()
@@ -86,19 +86,11 @@ struct Record: ParsableCommand {
     }
 }
 
-/// Turns SIGINT and SIGTERM into a flag the recording loop reads.
-private final class Stopper: @unchecked Sendable {
+/// What went wrong while recording, as the recorder's delegate tells it.
+private final class Failures: RecorderDelegate, @unchecked Sendable {
     private let lock = NSLock()
-    private var flag = false
-    private var sources: [DispatchSourceSignal] = []
-
-    var asked: Bool { lock.withLock { flag } }
-
-    func watch(_ number: Int32) {
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { [weak self] in self?.lock.withLock { self?.flag = true } }
-        source.resume()
-        sources.append(source)
-    }
+    private var errors: [SoundStageError] = []
+    var first: SoundStageError? { lock.withLock { errors.first } }
+    func recorderEncodeErrorDidOccur(_ recorder: Recorder, error: SoundStageError) { lock.withLock { errors.append(error) } }
+    func recorderDeviceWasLost(_ recorder: Recorder, error: SoundStageError) { lock.withLock { errors.append(error) } }
 }

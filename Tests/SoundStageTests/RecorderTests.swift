@@ -155,3 +155,32 @@ extension RecorderTests {
         #expect(!FileManager.default.fileExists(atPath: take.url.path))
     }
 }
+
+extension RecorderTests {
+    @Test("record(atTime:forDuration:) leaves out what comes before its time, and stereo meters each channel")
+    func atTime() throws {
+        let rig = try RecordingRig()
+        defer { rig.stop() }
+        let folder = try TemporaryFolder()
+        let tones = folder.file("later.wav")
+        // 500 Hz for 1.2 s, then 1000 Hz: the recording starts 1.8 s in.
+        try RecordingRig.tones(tones, [(500, 0.5, 1.2), (1_000, 0.5, 3)])
+        let recorder = try Recorder(url: folder.file("later.wav.caf"), settings: RecorderSettings(container: .caf, channels: 2, deviceName: rig.monitor))
+        let log = RecorderEventLog(recorder)
+        recorder.isMeteringEnabled = true
+        try recorder.prepareToRecord()
+        let player = try rig.play(tones)
+        try recorder.record(atTime: recorder.deviceCurrentTime + 1.8, forDuration: 1)
+        #expect(log.waitForFinish(seconds: 6) && log.finishes == [true])
+        _ = Spawn.wait(player)
+        let file = try SoundFile.decode(contentsOf: recorder.url)
+        #expect(file.container == .caf && file.channels == .stereo && abs(file.duration - 1) < 0.001)
+        let samples = file.floatSamples()
+        let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+        #expect(toneDB(left, frequency: 1_000, sampleRate: 48_000) > -10 && toneDB(left, frequency: 500, sampleRate: 48_000) < -30,
+                "only what came after the start time")
+        recorder.updateMeters()
+        let levels = [recorder.averagePower(forChannel: 0), recorder.averagePower(forChannel: 1)]
+        #expect(levels.allSatisfy { abs($0 - -9.03) < 1 }, "both channels of a -9 dB tone: \(levels)")
+    }
+}

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let stream = try CaptureStream(format: RenderFormat(sampleRate: 16_000, channels: .mono))
-/// stream.start()
+/// try stream.start()
 /// for try await block in stream.blocks { send(block.samples) }
 /// ```
 ///
@@ -35,8 +35,9 @@ public final class CaptureStream: Sendable, CustomStringConvertible {
         var overruns = 0
         var dropped = 0
         var droppedSinceLast = 0
+        /// When ``start()`` ran: block times count from it.
+        var started: ContinuousClock.Instant?
     }
-    private let started = ContinuousClock.now
 
     /// The capture thread's period.
     static let tickSeconds = 0.01
@@ -71,15 +72,17 @@ public final class CaptureStream: Sendable, CustomStringConvertible {
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` when no capture thread
     ///   can be started.
     public func start() throws {
-        let fresh = state.withLockedValue { s in s.thread == nil && !s.stopping }
-        guard fresh else { return }
-        device.start()
-        do {
-            let thread = try CaptureThread.start(name: Self.threadName, period: Self.tickSeconds) { [weak self] in self?.tick() ?? false }
-            state.withLockedValue { $0.thread = thread }
-        } catch {
-            device.stop()
-            throw failure(.invalidState, "start()", "cannot start the capture thread (error \(error.code))")
+        // One look under the lock: a stop() cannot come between the check and the thread.
+        try state.withLockedValue { s in
+            guard s.thread == nil, !s.stopping else { return }
+            s.started = ContinuousClock.now
+            device.start()
+            do {
+                s.thread = try CaptureThread.start(name: Self.threadName, period: Self.tickSeconds) { [weak self] in self?.tick() ?? false }
+            } catch {
+                device.stop()
+                throw failure(.invalidState, "start()", "cannot start the capture thread (\(error))")
+            }
         }
     }
 
@@ -110,7 +113,7 @@ public final class CaptureStream: Sendable, CustomStringConvertible {
             continuation.finish(throwing: error)
             return false
         }
-        let now = (ContinuousClock.now - started).seconds
+        let now = state.withLockedValue { $0.started }.map { (ContinuousClock.now - $0).seconds } ?? 0
         let channels = device.format.channels.channelCount, rate = Double(device.format.sampleRate)
         let ready = state.withLockedValue { s -> [CaptureBlock] in
             s.captured += samples.count / channels

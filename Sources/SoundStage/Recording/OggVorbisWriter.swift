@@ -13,6 +13,8 @@ final class OggVorbisWriter: AudioFileWriter {
     private let block = UnsafeMutablePointer<vorbis_block>.allocate(capacity: 1)
     private let stream = UnsafeMutablePointer<ogg_stream_state>.allocate(capacity: 1)
     private var finished = false
+    /// A page failed to be written: no later page may follow it (the stream would have a hole).
+    private var broken = false
 
     /// The qualities libvorbisenc takes (-0.1 about 45 kbit/s ... 1 about 500 kbit/s, stereo 44.1 kHz).
     static let qualities: ClosedRange<Float> = -0.1...1
@@ -59,7 +61,7 @@ final class OggVorbisWriter: AudioFileWriter {
 
     func append(_ samples: [Float]) throws {
         let frames = samples.count / channels
-        guard frames > 0, !finished else { return }
+        guard frames > 0, !finished, !broken else { return }
         let buffer = vorbis_analysis_buffer(dsp, Int32(frames))!
         for c in 0..<channels {
             let out = buffer[c]!
@@ -71,7 +73,7 @@ final class OggVorbisWriter: AudioFileWriter {
     }
 
     func finish() throws {
-        guard !finished else { return }
+        guard !finished, !broken else { return }
         finished = true
         vorbis_analysis_wrote(dsp, 0)
         try encode()
@@ -98,7 +100,10 @@ final class OggVorbisWriter: AudioFileWriter {
         while (flush ? ogg_stream_flush(stream, &page) : ogg_stream_pageout(stream, &page)) != 0 {
             let bytes = Array(UnsafeBufferPointer(start: page.header, count: page.header_len))
                 + Array(UnsafeBufferPointer(start: page.body, count: page.body_len))
-            try file.append(bytes)
+            do { try file.append(bytes) } catch {
+                broken = true
+                throw error
+            }
         }
     }
 }

@@ -20,8 +20,15 @@ final class WAVFileWriter: AudioFileWriter {
         try file.append(header)
     }
 
+    /// The most data a RIFF file's 32-bit sizes can count.
+    static let maxDataBytes = Int(UInt32.max) - 64
+
     func append(_ samples: [Float]) throws {
         let bytes = Bytes.pcm(samples, bits: bits, bigEndian: false)
+        guard dataBytes + bytes.count <= Self.maxDataBytes else {
+            throw SoundStageError(.fileAccess, operation: "Recorder.write", object: file.path,
+                                  reason: "a WAV file holds at most 4 GiB of audio; record long takes to CAF")
+        }
         try file.append(bytes)
         dataBytes += bytes.count
         framesWritten += samples.count / channels
@@ -31,8 +38,11 @@ final class WAVFileWriter: AudioFileWriter {
     }
 
     func finish() throws {
-        // An odd-sized data chunk (24-bit mono) gets its pad byte.
-        if dataBytes % 2 == 1 { try file.append([0]) }
+        // An odd-sized data chunk (24-bit mono) gets its pad byte, which the RIFF size counts.
+        if dataBytes % 2 == 1 {
+            try file.append([0])
+            try file.overwrite(Bytes.le32(36 + dataBytes + 1), at: 4)
+        }
         file.sync()
     }
 }
