@@ -184,3 +184,31 @@ extension RecorderTests {
         #expect(levels.allSatisfy { abs($0 - -9.03) < 1 }, "both channels of a -9 dB tone: \(levels)")
     }
 }
+
+extension RecorderTests {
+    @Test("events() delivers the finished event to a for-await loop")
+    func eventStream() async throws {
+        let rig = try RecordingRig()
+        defer { rig.stop() }
+        let folder = try TemporaryFolder()
+        let tone = folder.file("tone.wav")
+        try RecordingRig.tone(tone, seconds: 4)
+        let player = try rig.play(tone)
+        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let recorder = try Recorder(url: folder.file("stream.wav"), settings: RecorderSettings(deviceName: rig.monitor))
+        let events = recorder.events()
+        try recorder.record(forDuration: 0.3)
+        let first = try await withThrowingTaskGroup(of: RecorderEvent?.self) { group in
+            group.addTask { for await event in events { return event }; return nil }
+            group.addTask { try await Task.sleep(for: .seconds(8)); return nil }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard case .finished(successfully: true) = try #require(first, "no event in 8 s") else {
+            Issue.record("the first event: \(String(describing: first))")
+            return
+        }
+        #expect(recorder.framesRecorded == 14_400)
+    }
+}
