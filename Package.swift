@@ -27,6 +27,12 @@ let package = Package(
             providers: [.apt(["libvorbis-dev"])]
         ),
         .systemLibrary(
+            name: "CFLAC",
+            path: "Sources/CFLAC",
+            pkgConfig: "flac",
+            providers: [.apt(["libflac-dev"])]
+        ),
+        .systemLibrary(
             name: "CALUT",
             path: "Sources/CALUT",
             pkgConfig: "freealut",
@@ -54,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "SoundStage",
-            dependencies: ["COpenAL", "CVorbis", "CALUT", "CSystemd", "CSignalRelay", "CPulse",
+            dependencies: ["COpenAL", "CVorbis", "CFLAC", "CALUT", "CSystemd", "CSignalRelay", "CPulse",
                            .product(name: "Logging", package: "swift-log")],
             path: "Sources/SoundStage"
         ),

@@ -1,8 +1,9 @@
 // A libFuzzer target for one SoundStage parser, compiled together with the library's
-// sources by scripts/fuzz.sh (which picks the parser with -D FUZZ_WAV, FUZZ_AIFF, FUZZ_CAF
-// or FUZZ_OGG). Each input is parsed, every frame is read, a few seeks are made, and the
-// decoded size is checked against the input size: a PCM container may grow at most 8x
-// (4-bit ADPCM or 8-bit samples to 16 or 32 bits), so an absurd header cannot allocate more.
+// sources by scripts/fuzz.sh (which picks the parser with -D FUZZ_WAV, FUZZ_AIFF, FUZZ_CAF,
+// FUZZ_OGG or FUZZ_FLAC). Each input is parsed, every frame is read, a few seeks are made,
+// and the decoded size is checked against the input size: a PCM container may grow at most
+// 8x (4-bit ADPCM or 8-bit samples to 16 or 32 bits), and FLAC never past the frames its
+// decoder allows (8 per input byte), so an absurd header cannot allocate more.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,6 +13,8 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         let decoder: any AudioDecoder
         #if FUZZ_OGG
         decoder = try VorbisDecoder(data, name: "fuzz.ogg")
+        #elseif FUZZ_FLAC
+        decoder = try FLACDecoder(data, name: "fuzz.flac")
         #else
         let layout = try data.withUnsafeBytes { raw -> ContainerLayout in
             let view = ByteView(raw)
@@ -31,7 +34,10 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             if chunk.isEmpty { break }
             total += chunk.count
         }
-        #if !FUZZ_OGG
+        #if FUZZ_FLAC
+        precondition(total <= decoder.frameCount * decoder.outputFormat.bytesPerBlock && decoder.frameCount <= 8 * count,
+                     "decoded \(total) bytes, \(decoder.frameCount) frames, from \(count)")
+        #elseif !FUZZ_OGG
         precondition(total <= 8 * count + 64, "decoded \(total) bytes from \(count)")
         precondition(total == decoder.frameCount * decoder.outputFormat.bytesPerBlock / decoder.outputFormat.framesPerBlock
                      || decoder.outputFormat.framesPerBlock > 1, "frame count \(decoder.frameCount) but \(total) bytes")

@@ -2,7 +2,7 @@
 # Makes the fuzzers' seed corpus: small files of every format each parser reads.
 set -euo pipefail
 cd "$(dirname "$0")"
-for t in wav aiff caf ogg; do mkdir -p corpus/$t; done
+for t in wav aiff caf ogg flac; do mkdir -p corpus/$t; done
 synth=(synth 0.05 sine 440 sine 660)
 n=0
 for opts in "-b 8" "-b 16" "-b 24" "-b 32" "-e floating-point -b 32" "-e floating-point -b 64" "-e u-law" "-e a-law" "-e ima-adpcm" "-e ms-adpcm"; do
@@ -19,3 +19,8 @@ sox -n -r 8000 -c 1 -b 16 corpus/ogg/src.wav synth 0.3 sine 440
 oggenc -Q -o corpus/ogg/mono.ogg corpus/ogg/src.wav && rm corpus/ogg/src.wav
 sox -n -r 8000 -c 2 -b 16 corpus/ogg/src.wav synth 0.3 sine 440 sine 880
 oggenc -Q -q 0 -o corpus/ogg/stereo.ogg corpus/ogg/src.wav && rm corpus/ogg/src.wav
+for opts in "-b 8 -c 1" "-b 16 -c 2" "-b 24 -c 1" "-b 16 -c 6"; do
+    n=$((n + 1))
+    sox -n -r 8000 $opts corpus/flac/src.wav synth 0.2 sine 440 sine 660
+    flac -s -f -o "corpus/flac/$n.flac" corpus/flac/src.wav && rm corpus/flac/src.wav
+done

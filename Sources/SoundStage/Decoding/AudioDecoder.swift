@@ -61,8 +61,9 @@ extension SoundFile {
         let layout = try data.withUnsafeBytes { try ContainerLayout.parse($0, name: name) }
         if let layout { return try PCMDecoder(data, layout: layout, name: name, keepNative: keepNative) }
         if data.prefix(4).elementsEqual("OggS".utf8) { return try VorbisDecoder(data, name: name) }
+        if data.prefix(4).elementsEqual("fLaC".utf8) { return try FLACDecoder(data, name: name) }
         throw failure(.decodingFailed, "decode", object: name,
-                      data.isEmpty ? "the file is empty" : "not a WAV, AIFF, CAF or Ogg Vorbis file")
+                      data.isEmpty ? "the file is empty" : "not a WAV, AIFF, CAF, Ogg Vorbis or FLAC file")
     }
 }
 

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Reads WAV (PCM 8 to 32 bit, float32 and float64, u-law, a-law, IMA and MS ADPCM; RIFF
 /// and WAVE_FORMAT_EXTENSIBLE), AIFF and AIFC (PCM, 'sowt', floats, u-law, a-law, 'ima4'),
-/// CAF (linear PCM in either byte order, 'ima4', u-law, a-law) and Ogg Vorbis. Formats
-/// OpenAL Soft plays natively are kept as they are, so G.711 and WAV ADPCM stay compressed.
+/// CAF (linear PCM in either byte order, 'ima4', u-law, a-law), Ogg Vorbis and FLAC (up to
+/// 24-bit). Formats OpenAL Soft plays natively are kept as they are, so G.711 and WAV ADPCM
+/// stay compressed.
 public struct SoundFile: Sendable {
     /// The container format.
     public enum Container: String, Sendable {
@@ -17,12 +18,14 @@ public struct SoundFile: Sendable {
         case aiff = "AIFF"
         /// Core Audio Format.
         case caf = "CAF"
+        /// Free Lossless Audio Codec.
+        case flac = "FLAC"
     }
 
     /// The container.
     public let container: Container
     /// The encoding in the file, e.g. `pcm-u8`, `pcm-s16`, `pcm-s24`, `float32`, `float64`,
-    /// `mu-law`, `a-law`, `ima-adpcm`, `ms-adpcm`, `ima4` or `vorbis`.
+    /// `mu-law`, `a-law`, `ima-adpcm`, `ms-adpcm`, `ima4`, `vorbis` or `flac`.
     public let encoding: String
     /// The channel layout.
     public let channels: ChannelLayout
@@ -61,15 +64,18 @@ public struct SoundFile: Sendable {
             bytes += chunk
         }
         let format = decoder.outputFormat
-        if decoder.container == .ogg, bytes.isEmpty {
-            throw Self.failure(.decodingFailed, "decode(Ogg Vorbis)", object: (decoder as? VorbisDecoder)?.name ?? "",
-                               "the stream holds no audio (a file cut inside its first audio page)")
+        // Compressed streams may hold more or less than they state: what decoded counts.
+        let counted = decoder.container == .ogg || decoder.container == .flac
+        if counted, bytes.isEmpty {
+            let name = (decoder as? VorbisDecoder)?.name ?? (decoder as? FLACDecoder)?.name ?? ""
+            throw Self.failure(.decodingFailed, "decode(\(decoder.container.rawValue))", object: name,
+                               "the stream holds no audio (a file cut inside its first audio frame)")
         }
         self.container = decoder.container
         self.encoding = decoder.encoding
         self.channels = decoder.channels
         self.sampleRate = decoder.sampleRate
-        self.frameCount = decoder.container == .ogg ? bytes.count / format.bytesPerBlock : decoder.frameCount
+        self.frameCount = counted ? bytes.count / format.bytesPerBlock : decoder.frameCount
         self.bytes = bytes
         self.format = format
     }
