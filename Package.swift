@@ -79,9 +79,9 @@ let package = Package(
         ),
         .target(
             name: "CBaseline",
-            dependencies: ["COpenAL", "CVorbis"],
+            dependencies: ["COpenAL", "CVorbis", "CFLAC"],
             path: "Benchmarks/CBaseline",
-            linkerSettings: [.linkedLibrary("m"), .linkedLibrary("vorbisfile"), .linkedLibrary("vorbis"), .linkedLibrary("ogg")]
+            linkerSettings: [.linkedLibrary("m"), .linkedLibrary("vorbisfile"), .linkedLibrary("vorbis"), .linkedLibrary("ogg"), .linkedLibrary("FLAC")]
         ),
         .executableTarget(
             name: "SoundStageBenchmarks",

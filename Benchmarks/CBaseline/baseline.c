@@ -7,6 +7,7 @@
 #include <string.h>
 #define OV_EXCLUDE_STATIC_CALLBACKS
 #include <vorbis/vorbisfile.h>
+#include <FLAC/stream_decoder.h>
 #include <stdlib.h>
 #include <time.h>
 #include "CBaseline.h"
@@ -222,6 +223,39 @@ double cbase_decode_vorbis(const char *path) {
     free(out);
     ov_clear(&file);
     return frames > 0 ? seconds : -1;
+}
+
+struct flac_out { short *samples; long frames, capacity; int channels; };
+
+static FLAC__StreamDecoderWriteStatus flac_write(const FLAC__StreamDecoder *d, const FLAC__Frame *frame,
+                                                 const FLAC__int32 *const buffer[], void *client) {
+    (void)d;
+    struct flac_out *out = client;
+    long n = frame->header.blocksize;
+    int channels = (int)frame->header.channels;
+    if (out->frames + n > out->capacity) {
+        out->capacity = (out->frames + n) * 2;
+        out->samples = realloc(out->samples, sizeof(short) * (size_t)out->capacity * channels);
+    }
+    for (long i = 0; i < n; i++)
+        for (int c = 0; c < channels; c++) out->samples[(out->frames + i) * channels + c] = (short)buffer[c][i];
+    out->frames += n;
+    out->channels = channels;
+    return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE;
+}
+
+static void flac_error(const FLAC__StreamDecoder *d, FLAC__StreamDecoderErrorStatus s, void *client) { (void)d; (void)s; (void)client; }
+
+double cbase_decode_flac(const char *path) {
+    double start = now();
+    FLAC__StreamDecoder *decoder = FLAC__stream_decoder_new();
+    struct flac_out out = { NULL, 0, 0, 0 };
+    if (!decoder || FLAC__stream_decoder_init_file(decoder, path, flac_write, NULL, flac_error, &out) != FLAC__STREAM_DECODER_INIT_STATUS_OK) return -1;
+    FLAC__bool ok = FLAC__stream_decoder_process_until_end_of_stream(decoder);
+    double seconds = now() - start;
+    FLAC__stream_decoder_delete(decoder);
+    free(out.samples);
+    return ok && out.frames > 0 ? seconds : -1;
 }
 
 /* Loads a PCM WAV file (8 or 16 bit, mono or stereo) into a new buffer: read the file,

@@ -497,11 +497,12 @@ if only == nil || only == "effects" {
 // MARK: - Decoding
 
 /// Makes (once) the decoding benchmark's files in .build/bench-assets: a 5-minute stereo
-/// Ogg Vorbis file and a 100 MB stereo 16-bit WAV.
-func benchAssets() throws -> (ogg: URL, wav: URL) {
+/// Ogg Vorbis file, the same 5 minutes as 16-bit FLAC, and a 100 MB stereo 16-bit WAV.
+func benchAssets() throws -> (ogg: URL, flac: URL, wav: URL) {
     let folder = URL(fileURLWithPath: ".build/bench-assets")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let ogg = folder.appendingPathComponent("five-minutes.ogg"), wav = folder.appendingPathComponent("hundred-mb.wav")
+    let flac = folder.appendingPathComponent("five-minutes.flac")
     func run(_ command: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -510,15 +511,15 @@ func benchAssets() throws -> (ogg: URL, wav: URL) {
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { throw SoundStageError(.invalidState, operation: command, object: "benchmark", reason: "failed") }
     }
-    if !FileManager.default.fileExists(atPath: ogg.path) {
+    if !FileManager.default.fileExists(atPath: ogg.path) || !FileManager.default.fileExists(atPath: flac.path) {
         let src = folder.appendingPathComponent("five-minutes.wav").path
-        try run("sox -n -r 44100 -c 2 -b 16 \(src) synth 300 pinknoise sine 220-880 gain -6 && oggenc -Q -q 5 -o \(ogg.path) \(src) && rm \(src)")
+        try run("sox -n -r 44100 -c 2 -b 16 \(src) synth 300 pinknoise sine 220-880 gain -6 && oggenc -Q -q 5 -o \(ogg.path) \(src) && flac -s -f -o \(flac.path) \(src) && rm \(src)")
     }
     if !FileManager.default.fileExists(atPath: wav.path) {
         // 25,000,000 frames x 4 bytes = 100 MB of samples.
         try run("sox -n -r 48000 -c 2 -b 16 \(wav.path) synth 25000000s sine 440 sine 660 gain -6")
     }
-    return (ogg, wav)
+    return (ogg, flac, wav)
 }
 
 /// Wall-clock seconds of a shell command.
@@ -533,7 +534,7 @@ func timeCommand(_ command: String) -> Double {
 }
 
 if !arguments.contains("--no-decode") && (only == nil || only == "decode") {
-    let (ogg, wav) = try benchAssets()
+    let (ogg, flac, wav) = try benchAssets()
     let audioSeconds = 300.0
     let (s, o) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: ogg); return audioSeconds / (now() - t) },
                              { let t = timeCommand("oggdec -Q -o /dev/null '\(ogg.path)'"); return t < 0 ? t : audioSeconds / t })
@@ -542,6 +543,14 @@ if !arguments.contains("--no-decode") && (only == nil || only == "decode") {
     let (s2, c2) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: ogg); return audioSeconds / (now() - t) },
                                { let t = cbase_decode_vorbis(ogg.path); return t < 0 ? t : audioSeconds / t })
     figures.append(Figure(name: "decode 5-min stereo Ogg Vorbis, against C ov_read_float", unit: "x real time", swift: s2, c: c2,
+                          ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
+    let (s4, f4) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: flac); return audioSeconds / (now() - t) },
+                               { let t = timeCommand("flac -s -d -c -f '\(flac.path)' > /dev/null"); return t < 0 ? t : audioSeconds / t })
+    figures.append(Figure(name: "decode 5-min stereo FLAC, against flac -d", unit: "x real time", swift: s4, c: f4,
+                          ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
+    let (s5, c5) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: flac); return audioSeconds / (now() - t) },
+                               { let t = cbase_decode_flac(flac.path); return t < 0 ? t : audioSeconds / t })
+    figures.append(Figure(name: "decode 5-min stereo FLAC, against a C libFLAC loop", unit: "x real time", swift: s5, c: c5,
                           ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
     let context = try loopback(hrtf: false, sources: 4)
     let size = Double((try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 0)

@@ -27,6 +27,9 @@ double cbase_load_wav(const char *path);
 /* Decodes an Ogg Vorbis file to interleaved floats in memory with libvorbisfile
    (ov_fopen, ov_read_float). */
 double cbase_decode_vorbis(const char *path);
+/* Decodes a 16-bit FLAC file with libFLAC into interleaved int16; returns the seconds it
+   took, -1 on failure. */
+double cbase_decode_flac(const char *path);
 /* Opens a 48 kHz stereo float loopback device and context, loads `count` PCM WAV files into
    buffers and gives each a source: what a game does before its first sound. */
 double cbase_engine_start(const char *const *paths, int count);

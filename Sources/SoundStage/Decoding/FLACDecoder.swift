@@ -89,9 +89,14 @@ final class FLACDecoder: AudioDecoder {
             if stream.pending.count == before, FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM { break }
         }
         let taken = min(wanted, stream.pending.count - stream.pending.count % frameBytes)
+        position += taken / frameBytes
+        // Everything waiting is handed over as it is (a whole-file read copies nothing).
+        if taken == stream.pending.count {
+            defer { stream.pending = [] }
+            return stream.pending
+        }
         let out = Array(stream.pending.prefix(taken))
         stream.pending.removeFirst(taken)
-        position += taken / frameBytes
         return out
     }
 
@@ -168,13 +173,20 @@ final class FLACDecoder: AudioDecoder {
                 }
             }
         } else {
-            let shift = 16 - s.bits
+            let shift = Int32(16 - s.bits)
             s.pending.append(contentsOf: repeatElement(0, count: count * channels * 2))
             s.pending.withUnsafeMutableBytes { raw in
                 let out = raw.baseAddress!.advanced(by: start).assumingMemoryBound(to: Int16.self)
+                if channels == 2, let left = buffer[0], let right = buffer[1] {
+                    for i in 0..<count {
+                        out[2 * i] = Int16(truncatingIfNeeded: left[i] &<< shift)
+                        out[2 * i + 1] = Int16(truncatingIfNeeded: right[i] &<< shift)
+                    }
+                    return
+                }
                 for c in 0..<channels {
                     let plane = buffer[c]!
-                    for i in 0..<count { out[i * channels + c] = Int16(truncatingIfNeeded: plane[i] << shift) }
+                    for i in 0..<count { out[i * channels + c] = Int16(truncatingIfNeeded: plane[i] &<< shift) }
                 }
             }
         }
