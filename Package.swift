@@ -33,6 +33,12 @@ let package = Package(
             providers: [.apt(["libflac-dev"])]
         ),
         .systemLibrary(
+            name: "COpus",
+            path: "Sources/COpus",
+            pkgConfig: "opusfile",
+            providers: [.apt(["libopusfile-dev"])]
+        ),
+        .systemLibrary(
             name: "CALUT",
             path: "Sources/CALUT",
             pkgConfig: "freealut",
@@ -60,7 +66,7 @@ let package = Package(
         ),
         .target(
             name: "SoundStage",
-            dependencies: ["COpenAL", "CVorbis", "CFLAC", "CALUT", "CSystemd", "CSignalRelay", "CPulse",
+            dependencies: ["COpenAL", "CVorbis", "CFLAC", "COpus", "CALUT", "CSystemd", "CSignalRelay", "CPulse",
                            .product(name: "Logging", package: "swift-log")],
             path: "Sources/SoundStage"
         ),

@@ -60,10 +60,11 @@ extension SoundFile {
     public static func decoder(_ data: Data, name: String, keepNative: Bool = false) throws -> any AudioDecoder {
         let layout = try data.withUnsafeBytes { try ContainerLayout.parse($0, name: name) }
         if let layout { return try PCMDecoder(data, layout: layout, name: name, keepNative: keepNative) }
+        if OpusDecoder.isOpus(data) { return try OpusDecoder(data, name: name) }
         if data.prefix(4).elementsEqual("OggS".utf8) { return try VorbisDecoder(data, name: name) }
         if data.prefix(4).elementsEqual("fLaC".utf8) { return try FLACDecoder(data, name: name) }
         throw failure(.decodingFailed, "decode", object: name,
-                      data.isEmpty ? "the file is empty" : "not a WAV, AIFF, CAF, Ogg Vorbis or FLAC file")
+                      data.isEmpty ? "the file is empty" : "not a WAV, AIFF, CAF, Ogg Vorbis, Ogg Opus or FLAC file")
     }
 }
 

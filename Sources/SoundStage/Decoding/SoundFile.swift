@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Reads WAV (PCM 8 to 32 bit, float32 and float64, u-law, a-law, IMA and MS ADPCM; RIFF
 /// and WAVE_FORMAT_EXTENSIBLE), AIFF and AIFC (PCM, 'sowt', floats, u-law, a-law, 'ima4'),
-/// CAF (linear PCM in either byte order, 'ima4', u-law, a-law), Ogg Vorbis and FLAC (up to
-/// 24-bit). Formats OpenAL Soft plays natively are kept as they are, so G.711 and WAV ADPCM
+/// CAF (linear PCM in either byte order, 'ima4', u-law, a-law), Ogg Vorbis, Ogg Opus (at
+/// 48 kHz) and FLAC (up to 24-bit). Formats OpenAL Soft plays natively are kept as they are, so G.711 and WAV ADPCM
 /// stay compressed.
 public struct SoundFile: Sendable {
     /// The container format.
@@ -25,7 +25,7 @@ public struct SoundFile: Sendable {
     /// The container.
     public let container: Container
     /// The encoding in the file, e.g. `pcm-u8`, `pcm-s16`, `pcm-s24`, `float32`, `float64`,
-    /// `mu-law`, `a-law`, `ima-adpcm`, `ms-adpcm`, `ima4`, `vorbis` or `flac`.
+    /// `mu-law`, `a-law`, `ima-adpcm`, `ms-adpcm`, `ima4`, `vorbis`, `opus` or `flac`.
     public let encoding: String
     /// The channel layout.
     public let channels: ChannelLayout
@@ -67,7 +67,7 @@ public struct SoundFile: Sendable {
         // Compressed streams may hold more or less than they state: what decoded counts.
         let counted = decoder.container == .ogg || decoder.container == .flac
         if counted, bytes.isEmpty {
-            let name = (decoder as? VorbisDecoder)?.name ?? (decoder as? FLACDecoder)?.name ?? ""
+            let name = (decoder as? VorbisDecoder)?.name ?? (decoder as? OpusDecoder)?.name ?? (decoder as? FLACDecoder)?.name ?? ""
             throw Self.failure(.decodingFailed, "decode(\(decoder.container.rawValue))", object: name,
                                "the stream holds no audio (a file cut inside its first audio frame)")
         }

@@ -2,23 +2,16 @@ import CVorbis
 import Foundation
 
 /// Decodes Ogg Vorbis with libvorbisfile (`ov_open_callbacks` over SoundStage's own reader
-/// of the bytes, mapped for files) to interleaved Float32 in OpenAL's channel order, with
+/// of the bytes, ``ByteSource``, mapped for files) to interleaved Float32 in OpenAL's channel order, with
 /// frame-exact seeks (`ov_pcm_seek`).
 final class VorbisDecoder: AudioDecoder {
-    /// The bytes being decoded and the read position; handed to the C callbacks.
-    final class Source {
-        let data: Data
-        var position = 0
-        init(_ data: Data) { self.data = data }
-    }
-
     let name: String
     let channels: ChannelLayout
     let sampleRate: Int
     let frameCount: Int
     private(set) var position = 0
-    private let source: Source
-    private let opaque: Unmanaged<Source>
+    private let source: ByteSource
+    private let opaque: Unmanaged<ByteSource>
     private let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
     private let map: [Int]
     private var decodedAny = false
@@ -42,32 +35,15 @@ final class VorbisDecoder: AudioDecoder {
         var callbacks = ov_callbacks()
         callbacks.read_func = { buffer, size, count, datasource in
             guard let buffer, let datasource, size > 0 else { return 0 }
-            let source = Unmanaged<Source>.fromOpaque(datasource).takeUnretainedValue()
-            let wanted = min(size * count, source.data.count - source.position)
-            source.data.withUnsafeBytes { raw in
-                buffer.copyMemory(from: raw.baseAddress! + source.position, byteCount: wanted)
-            }
-            source.position += wanted
-            return wanted / size
+            return Unmanaged<ByteSource>.fromOpaque(datasource).takeUnretainedValue().read(into: buffer, count: size * count) / size
         }
         callbacks.seek_func = { datasource, offset, whence in
             guard let datasource else { return -1 }
-            let source = Unmanaged<Source>.fromOpaque(datasource).takeUnretainedValue()
-            let base: Int
-            switch whence {
-            case SEEK_SET: base = 0
-            case SEEK_CUR: base = source.position
-            case SEEK_END: base = source.data.count
-            default: return -1
-            }
-            let target = base + Int(offset)
-            guard target >= 0, target <= source.data.count else { return -1 }
-            source.position = target
-            return 0
+            return Unmanaged<ByteSource>.fromOpaque(datasource).takeUnretainedValue().seek(Int(offset), whence: whence) ? 0 : -1
         }
         callbacks.tell_func = { datasource in
             guard let datasource else { return -1 }
-            return Unmanaged<Source>.fromOpaque(datasource).takeUnretainedValue().position
+            return Unmanaged<ByteSource>.fromOpaque(datasource).takeUnretainedValue().position
         }
         callbacks.close_func = nil
         return callbacks
@@ -75,7 +51,7 @@ final class VorbisDecoder: AudioDecoder {
 
     init(_ data: Data, name: String) throws {
         self.name = name
-        source = Source(data.startIndex == 0 ? data : Data(data))
+        source = ByteSource(data.startIndex == 0 ? data : Data(data))
         opaque = Unmanaged.passRetained(source)
         func fail(_ reason: String) -> SoundStageError {
             SoundFile.failure(.decodingFailed, "decode(Ogg Vorbis)", object: name, reason)

@@ -1,0 +1,4 @@
+#ifndef SOUNDSTAGE_COPUS_SHIM_H
+#define SOUNDSTAGE_COPUS_SHIM_H
+#include <opusfile.h>
+#endif
