@@ -39,6 +39,12 @@ let package = Package(
             providers: [.apt(["libopusfile-dev"])]
         ),
         .systemLibrary(
+            name: "CMPG123",
+            path: "Sources/CMPG123",
+            pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]
+        ),
+        .systemLibrary(
             name: "CALUT",
             path: "Sources/CALUT",
             pkgConfig: "freealut",
@@ -66,7 +72,7 @@ let package = Package(
         ),
         .target(
             name: "SoundStage",
-            dependencies: ["COpenAL", "CVorbis", "CFLAC", "COpus", "CALUT", "CSystemd", "CSignalRelay", "CPulse",
+            dependencies: ["COpenAL", "CVorbis", "CFLAC", "COpus", "CMPG123", "CALUT", "CSystemd", "CSignalRelay", "CPulse",
                            .product(name: "Logging", package: "swift-log")],
             path: "Sources/SoundStage"
         ),
@@ -85,9 +91,10 @@ let package = Package(
         ),
         .target(
             name: "CBaseline",
-            dependencies: ["COpenAL", "CVorbis", "CFLAC"],
+            dependencies: ["COpenAL", "CVorbis", "CFLAC", "COpus", "CMPG123"],
             path: "Benchmarks/CBaseline",
-            linkerSettings: [.linkedLibrary("m"), .linkedLibrary("vorbisfile"), .linkedLibrary("vorbis"), .linkedLibrary("ogg"), .linkedLibrary("FLAC")]
+            linkerSettings: [.linkedLibrary("m"), .linkedLibrary("vorbisfile"), .linkedLibrary("vorbis"), .linkedLibrary("ogg"), .linkedLibrary("FLAC"),
+                             .linkedLibrary("opusfile"), .linkedLibrary("mpg123")]
         ),
         .executableTarget(
             name: "SoundStageBenchmarks",

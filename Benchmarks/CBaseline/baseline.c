@@ -8,6 +8,8 @@
 #define OV_EXCLUDE_STATIC_CALLBACKS
 #include <vorbis/vorbisfile.h>
 #include <FLAC/stream_decoder.h>
+#include <opusfile.h>
+#include <mpg123.h>
 #include <stdlib.h>
 #include <time.h>
 #include "CBaseline.h"
@@ -256,6 +258,53 @@ double cbase_decode_flac(const char *path) {
     FLAC__stream_decoder_delete(decoder);
     free(out.samples);
     return ok && out.frames > 0 ? seconds : -1;
+}
+
+double cbase_decode_opus(const char *path) {
+    double start = now();
+    int error = 0;
+    OggOpusFile *file = op_open_file(path, &error);
+    if (!file) return -1;
+    int channels = op_channel_count(file, -1);
+    long total = (long)op_pcm_total(file, -1);
+    float *out = malloc(sizeof(float) * (size_t)(total + 5760) * channels);
+    long frames = 0;
+    for (;;) {
+        int n = op_read_float(file, out + frames * channels, 5760 * channels, NULL);
+        if (n == OP_HOLE) continue;
+        if (n <= 0 || frames + n > total) { if (n > 0) frames += n; break; }
+        frames += n;
+    }
+    double seconds = now() - start;
+    free(out);
+    op_free(file);
+    return frames > 0 ? seconds : -1;
+}
+
+double cbase_decode_mp3(const char *path) {
+    double start = now();
+    mpg123_handle *handle = mpg123_new(NULL, NULL);
+    if (!handle) return -1;
+    mpg123_param(handle, MPG123_FLAGS, MPG123_GAPLESS | MPG123_FORCE_FLOAT | MPG123_QUIET, 0);
+    if (mpg123_open(handle, path) != MPG123_OK) { mpg123_delete(handle); return -1; }
+    long rate; int channels, encoding;
+    mpg123_getformat(handle, &rate, &channels, &encoding);
+    mpg123_format_none(handle);
+    mpg123_format(handle, rate, channels, MPG123_ENC_FLOAT_32);
+    mpg123_scan(handle);
+    long total = (long)mpg123_length(handle);
+    float *out = malloc(sizeof(float) * (size_t)(total + 1152) * channels);
+    size_t filled = 0, capacity = sizeof(float) * (size_t)total * channels;
+    for (;;) {
+        size_t done = 0;
+        int status = mpg123_read(handle, (unsigned char *)out + filled, capacity - filled, &done);
+        filled += done;
+        if (status != MPG123_OK || done == 0 || filled >= capacity) break;
+    }
+    double seconds = now() - start;
+    free(out);
+    mpg123_delete(handle);
+    return filled > 0 ? seconds : -1;
 }
 
 /* Loads a PCM WAV file (8 or 16 bit, mono or stereo) into a new buffer: read the file,

@@ -497,12 +497,14 @@ if only == nil || only == "effects" {
 // MARK: - Decoding
 
 /// Makes (once) the decoding benchmark's files in .build/bench-assets: a 5-minute stereo
-/// Ogg Vorbis file, the same 5 minutes as 16-bit FLAC, and a 100 MB stereo 16-bit WAV.
-func benchAssets() throws -> (ogg: URL, flac: URL, wav: URL) {
+/// Ogg Vorbis file, the same 5 minutes as 16-bit FLAC, Opus and MP3, and a 100 MB stereo
+/// 16-bit WAV.
+func benchAssets() throws -> (ogg: URL, flac: URL, opus: URL, mp3: URL, wav: URL) {
     let folder = URL(fileURLWithPath: ".build/bench-assets")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let ogg = folder.appendingPathComponent("five-minutes.ogg"), wav = folder.appendingPathComponent("hundred-mb.wav")
     let flac = folder.appendingPathComponent("five-minutes.flac")
+    let opus = folder.appendingPathComponent("five-minutes.opus"), mp3 = folder.appendingPathComponent("five-minutes.mp3")
     func run(_ command: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -511,15 +513,16 @@ func benchAssets() throws -> (ogg: URL, flac: URL, wav: URL) {
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { throw SoundStageError(.invalidState, operation: command, object: "benchmark", reason: "failed") }
     }
-    if !FileManager.default.fileExists(atPath: ogg.path) || !FileManager.default.fileExists(atPath: flac.path) {
+    if ![ogg, flac, opus, mp3].allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
         let src = folder.appendingPathComponent("five-minutes.wav").path
-        try run("sox -n -r 44100 -c 2 -b 16 \(src) synth 300 pinknoise sine 220-880 gain -6 && oggenc -Q -q 5 -o \(ogg.path) \(src) && flac -s -f -o \(flac.path) \(src) && rm \(src)")
+        try run("sox -n -r 44100 -c 2 -b 16 \(src) synth 300 pinknoise sine 220-880 gain -6 && oggenc -Q -q 5 -o \(ogg.path) \(src)"
+                + " && flac -s -f -o \(flac.path) \(src) && opusenc --quiet \(src) \(opus.path) && lame --quiet -b 192 \(src) \(mp3.path) && rm \(src)")
     }
     if !FileManager.default.fileExists(atPath: wav.path) {
         // 25,000,000 frames x 4 bytes = 100 MB of samples.
         try run("sox -n -r 48000 -c 2 -b 16 \(wav.path) synth 25000000s sine 440 sine 660 gain -6")
     }
-    return (ogg, flac, wav)
+    return (ogg, flac, opus, mp3, wav)
 }
 
 /// Wall-clock seconds of a shell command.
@@ -534,7 +537,7 @@ func timeCommand(_ command: String) -> Double {
 }
 
 if !arguments.contains("--no-decode") && (only == nil || only == "decode") {
-    let (ogg, flac, wav) = try benchAssets()
+    let (ogg, flac, opus, mp3, wav) = try benchAssets()
     let audioSeconds = 300.0
     let (s, o) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: ogg); return audioSeconds / (now() - t) },
                              { let t = timeCommand("oggdec -Q -o /dev/null '\(ogg.path)'"); return t < 0 ? t : audioSeconds / t })
@@ -552,6 +555,17 @@ if !arguments.contains("--no-decode") && (only == nil || only == "decode") {
                                { let t = cbase_decode_flac(flac.path); return t < 0 ? t : audioSeconds / t })
     figures.append(Figure(name: "decode 5-min stereo FLAC, against a C libFLAC loop", unit: "x real time", swift: s5, c: c5,
                           ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
+    for (label, file, command, c) in [("Opus", opus, "opusdec --quiet --float '\(opus.path)' /dev/null", cbase_decode_opus),
+                                     ("MP3", mp3, "mpg123 -q -e f32 -s '\(mp3.path)' > /dev/null", cbase_decode_mp3)] {
+        let (s, r) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: file); return audioSeconds / (now() - t) },
+                                 { let t = timeCommand(command); return t < 0 ? t : audioSeconds / t })
+        figures.append(Figure(name: "decode 5-min stereo \(label), against \(command.split(separator: " ").first!)", unit: "x real time", swift: s, c: r,
+                              ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
+        let (s2, c2) = try measure({ let t = now(); _ = try SoundFile.decode(contentsOf: file); return audioSeconds / (now() - t) },
+                                   { let t = c(file.path); return t < 0 ? t : audioSeconds / t })
+        figures.append(Figure(name: "decode 5-min stereo \(label), against a C loop", unit: "x real time", swift: s2, c: c2,
+                              ratio: { $0 / $1 }, goal: ">= 0.95", met: { $0 >= 0.95 }))
+    }
     let context = try loopback(hrtf: false, sources: 4)
     let size = Double((try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int) ?? 0)
     let (s3, c3) = try measure({ let t = now(); _ = try AudioBuffer(context: context, contentsOf: wav); return size / (now() - t) / 1e9 },

@@ -5,7 +5,7 @@ import SoundStage
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Describe sound files: container, encoding, channels, sample rate, frames, duration.",
-        discussion: "Reads WAV, AIFF/AIFC, CAF, Ogg Vorbis, Ogg Opus and FLAC. With --json, prints one JSON object per file, one per line.")
+        discussion: "Reads WAV, AIFF/AIFC, CAF, Ogg Vorbis, Ogg Opus, FLAC and MP3. With --json, prints one JSON object per file, one per line.")
 
     @Argument(help: "The sound files.")
     var files: [String]
@@ -36,7 +36,7 @@ struct Info: ParsableCommand {
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode a sound file (WAV, AIFF/AIFC, CAF, Ogg Vorbis or Opus, or FLAC) to a WAV file.")
+        abstract: "Decode a sound file (WAV, AIFF/AIFC, CAF, Ogg Vorbis or Opus, FLAC or MP3) to a WAV file.")
 
     @Argument(help: "The file to read.")
     var input: String

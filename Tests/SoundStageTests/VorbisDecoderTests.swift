@@ -68,7 +68,7 @@ struct VorbisDecoderTests {
         try Data(Array("OggS".utf8) + [UInt8](repeating: 0x5A, count: 4_000)).write(to: garbage)
         expectError(.decodingFailed, mentioning: [garbage.path]) { _ = try AudioBuffer(context: scene.context, contentsOf: garbage) }
 
-        expectError(.decodingFailed, mentioning: ["in-memory data (notes)", "not a WAV, AIFF, CAF, Ogg Vorbis, Ogg Opus or FLAC"]) {
+        expectError(.decodingFailed, mentioning: ["in-memory data (notes)", "not a WAV, AIFF, CAF, Ogg Vorbis, Ogg Opus, FLAC or MP3"]) {
             _ = try AudioBuffer(context: scene.context, data: Data("some text, not audio".utf8), label: "notes")
         }
         expectError(.decodingFailed, mentioning: ["empty"]) { _ = try AudioBuffer(context: scene.context, data: Data(), label: nil) }

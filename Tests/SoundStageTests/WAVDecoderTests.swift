@@ -45,7 +45,7 @@ struct WAVDecoderTests {
     @Test("bad WAV files give a typed error naming the file and the reason")
     func badFiles() throws {
         try expectBad([], "empty")
-        try expectBad(Array("hello, this is not audio at all".utf8), "not a WAV, AIFF, CAF, Ogg Vorbis, Ogg Opus or FLAC")
+        try expectBad(Array("hello, this is not audio at all".utf8), "not a WAV, AIFF, CAF, Ogg Vorbis, Ogg Opus, FLAC or MP3")
         try expectBad(wav(channels: 0), "0 channels")
         try expectBad(wav(channels: 3, data: [0, 0, 0, 0, 0, 0]), "3 channels")
         try expectBad(wav(rate: 0), "sample rate of 0")

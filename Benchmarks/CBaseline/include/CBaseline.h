@@ -30,6 +30,10 @@ double cbase_decode_vorbis(const char *path);
 /* Decodes a 16-bit FLAC file with libFLAC into interleaved int16; returns the seconds it
    took, -1 on failure. */
 double cbase_decode_flac(const char *path);
+/* Decodes an Ogg Opus file with libopusfile into interleaved floats; seconds, -1 on failure. */
+double cbase_decode_opus(const char *path);
+/* Decodes an MP3 file with libmpg123 (gapless, scanned, floats); seconds, -1 on failure. */
+double cbase_decode_mp3(const char *path);
 /* Opens a 48 kHz stereo float loopback device and context, loads `count` PCM WAV files into
    buffers and gives each a source: what a game does before its first sound. */
 double cbase_engine_start(const char *const *paths, int count);

@@ -63,8 +63,9 @@ extension SoundFile {
         if OpusDecoder.isOpus(data) { return try OpusDecoder(data, name: name) }
         if data.prefix(4).elementsEqual("OggS".utf8) { return try VorbisDecoder(data, name: name) }
         if data.prefix(4).elementsEqual("fLaC".utf8) { return try FLACDecoder(data, name: name) }
+        if MP3Decoder.isMP3(data) { return try MP3Decoder(data, name: name) }
         throw failure(.decodingFailed, "decode", object: name,
-                      data.isEmpty ? "the file is empty" : "not a WAV, AIFF, CAF, Ogg Vorbis, Ogg Opus or FLAC file")
+                      data.isEmpty ? "the file is empty" : "not a WAV, AIFF, CAF, Ogg Vorbis, Ogg Opus, FLAC or MP3 file")
     }
 }
 

@@ -77,15 +77,23 @@ final class OpusDecoder: AudioDecoder {
     }
 
     func read(maxFrames: Int) throws -> [UInt8] {
-        let count = channels.channelCount
+        let count = channels.channelCount, frameBytes = 4 * count
         var remaining = max(0, maxFrames)
-        var out: [Float] = []
-        out.reserveCapacity(min(remaining, max(0, frameCount - position) + 5_760) * count)
-        // op_read_float gives at most 120 ms (5760 frames) a call.
-        var chunk = [Float](repeating: 0, count: 5_760 * count)
+        // Decoded straight into the bytes returned (a stated length may lie: room for what is
+        // left and one packet more, capped; anything beyond grows the array).
+        var out = [UInt8](repeating: 0, count: min(remaining, max(0, frameCount - position) + 5_760, 1 << 24) * frameBytes)
+        var filled = 0
+        var scratch = count > 2 ? [Float](repeating: 0, count: 5_760 * count) : []
         while remaining > 0 {
-            let frames = chunk.withUnsafeMutableBufferPointer { buffer in
-                Int(op_read_float(file, buffer.baseAddress, Int32(min(remaining, 5_760) * count), nil))
+            let want = min(remaining, 5_760)
+            if out.count < filled + want * frameBytes { out.append(contentsOf: repeatElement(0, count: filled + want * frameBytes - out.count)) }
+            let frames: Int
+            if count <= 2 {
+                frames = out.withUnsafeMutableBytes { raw in
+                    Int(op_read_float(file, (raw.baseAddress! + filled).assumingMemoryBound(to: Float.self), Int32(want * count), nil))
+                }
+            } else {
+                frames = scratch.withUnsafeMutableBufferPointer { Int(op_read_float(file, $0.baseAddress, Int32(want * count), nil)) }
             }
             if frames == 0 { break }
             if frames == Int(OP_HOLE) { continue }   // a gap in the data: skip it, as players do
@@ -97,15 +105,18 @@ final class OpusDecoder: AudioDecoder {
                 throw SoundFile.failure(.decodingFailed, "decode(Ogg Opus)", object: name, "a chained stream changes its channel count")
             }
             decodedAny = true
-            if count <= 2 {
-                out.append(contentsOf: chunk[0..<(frames * count)])
-            } else {
-                for f in 0..<frames { for c in 0..<count { out.append(chunk[f * count + map[c]]) } }
+            if count > 2 {
+                out.withUnsafeMutableBytes { raw in
+                    let dst = (raw.baseAddress! + filled).assumingMemoryBound(to: Float.self)
+                    for f in 0..<frames { for c in 0..<count { dst[f * count + c] = scratch[f * count + map[c]] } }
+                }
             }
+            filled += frames * frameBytes
             remaining -= frames
             position += frames
         }
-        return out.withUnsafeBytes { Array($0) }
+        if out.count > filled { out.removeLast(out.count - filled) }
+        return out
     }
 
     /// How far before a seek's frame decoding restarts: libopusfile pre-rolls the 80 ms the

@@ -5,7 +5,7 @@ import Foundation
 /// Reads WAV (PCM 8 to 32 bit, float32 and float64, u-law, a-law, IMA and MS ADPCM; RIFF
 /// and WAVE_FORMAT_EXTENSIBLE), AIFF and AIFC (PCM, 'sowt', floats, u-law, a-law, 'ima4'),
 /// CAF (linear PCM in either byte order, 'ima4', u-law, a-law), Ogg Vorbis, Ogg Opus (at
-/// 48 kHz) and FLAC (up to 24-bit). Formats OpenAL Soft plays natively are kept as they are, so G.711 and WAV ADPCM
+/// 48 kHz), FLAC (up to 24-bit) and MP3 (gapless). Formats OpenAL Soft plays natively are kept as they are, so G.711 and WAV ADPCM
 /// stay compressed.
 public struct SoundFile: Sendable {
     /// The container format.
@@ -20,12 +20,14 @@ public struct SoundFile: Sendable {
         case caf = "CAF"
         /// Free Lossless Audio Codec.
         case flac = "FLAC"
+        /// MPEG audio layer III.
+        case mp3 = "MP3"
     }
 
     /// The container.
     public let container: Container
     /// The encoding in the file, e.g. `pcm-u8`, `pcm-s16`, `pcm-s24`, `float32`, `float64`,
-    /// `mu-law`, `a-law`, `ima-adpcm`, `ms-adpcm`, `ima4`, `vorbis`, `opus` or `flac`.
+    /// `mu-law`, `a-law`, `ima-adpcm`, `ms-adpcm`, `ima4`, `vorbis`, `opus`, `flac` or `mp3`.
     public let encoding: String
     /// The channel layout.
     public let channels: ChannelLayout

@@ -1,0 +1,120 @@
+import CMPG123
+import Foundation
+
+/// Decodes MP3 with libmpg123 over ``ByteSource`` (mapped for files) to interleaved Float32.
+/// libmpg123 reads the LAME/Xing gapless information and leaves out the encoder's delay and
+/// padding, so a looped MP3 made by LAME has no gap; the whole stream is scanned once so the
+/// length and every seek are exact to the frame.
+final class MP3Decoder: AudioDecoder {
+    let name: String
+    let channels: ChannelLayout
+    let sampleRate: Int
+    let frameCount: Int
+    private(set) var position = 0
+    private let source: ByteSource
+    private let opaque: Unmanaged<ByteSource>
+    private let handle: OpaquePointer
+
+    var container: SoundFile.Container { .mp3 }
+    var encoding: String { "mp3" }
+    var outputFormat: BufferFormat { BufferFormat(.float32, channels) }
+
+    /// libmpg123's one-time set-up (needed by versions before 1.27, harmless after).
+    private static let initialized: Bool = mpg123_init() == MPG123_OK.rawValue
+
+    /// Whether `data` starts as an MP3 file does: an ID3v2 tag, or an MPEG audio layer III
+    /// frame header.
+    static func isMP3(_ data: Data) -> Bool {
+        if data.prefix(3).elementsEqual("ID3".utf8) { return true }
+        guard data.count >= 4 else { return false }
+        let b0 = data[data.startIndex], b1 = data[data.startIndex + 1]
+        return b0 == 0xFF && b1 & 0xE0 == 0xE0 && b1 & 0x06 == 0x02
+    }
+
+    init(_ data: Data, name: String) throws {
+        self.name = name
+        func fail(_ reason: String) -> SoundStageError { SoundFile.failure(.decodingFailed, "decode(MP3)", object: name, reason) }
+        _ = Self.initialized
+        source = ByteSource(data.startIndex == 0 ? data : Data(data))
+        var error: Int32 = 0
+        guard let handle = mpg123_new(nil, &error) else { throw fail("libmpg123 could not make a decoder (error \(error))") }
+        let opaque = Unmanaged.passRetained(source)
+        func close(_ reason: String) -> SoundStageError {
+            mpg123_delete(handle)
+            opaque.release()
+            return fail(reason)
+        }
+        // Float output, gapless, quiet (errors are ours to report).
+        mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_FORCE_FLOAT.rawValue | MPG123_QUIET.rawValue), 0)
+        mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), 4096, 0)
+        let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = { stream, buffer, count in
+            guard let stream, let buffer else { return -1 }
+            return Unmanaged<ByteSource>.fromOpaque(stream).takeUnretainedValue().read(into: buffer, count: count)
+        }
+        let seek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = { stream, offset, whence in
+            guard let stream else { return -1 }
+            let source = Unmanaged<ByteSource>.fromOpaque(stream).takeUnretainedValue()
+            return source.seek(Int(offset), whence: whence) ? off_t(source.position) : -1
+        }
+        guard mpg123_replace_reader_handle(handle, read, seek, nil) == MPG123_OK.rawValue,
+              mpg123_open_handle(handle, opaque.toOpaque()) == MPG123_OK.rawValue else {
+            throw close("libmpg123 could not open the stream")
+        }
+        var rate = 0, count: Int32 = 0, encoding: Int32 = 0
+        guard mpg123_getformat(handle, &rate, &count, &encoding) == MPG123_OK.rawValue else {
+            throw close("no MPEG audio frame found: not an MP3 file, or a damaged one")
+        }
+        guard let layout = ChannelLayout(channelCount: Int(count)), Limits.bufferSampleRates.contains(rate) else {
+            throw close("\(count) channels at \(rate) Hz is not a format OpenAL Soft plays")
+        }
+        // Fixed from here: a later frame of another format is an error, not a surprise.
+        mpg123_format_none(handle)
+        mpg123_format(handle, rate, Int32(count), Int32(MPG123_ENC_FLOAT_32.rawValue))
+        // One pass over the frames gives the exact length and a seek index.
+        guard mpg123_scan(handle) == MPG123_OK.rawValue else { throw close("the stream could not be scanned") }
+        let length = mpg123_length(handle)
+        guard length > 0 else { throw close("the stream holds no audio") }
+        self.handle = handle
+        self.opaque = opaque
+        channels = layout
+        sampleRate = rate
+        frameCount = Int(length)
+    }
+
+    deinit {
+        mpg123_delete(handle)
+        opaque.release()
+    }
+
+    func read(maxFrames: Int) throws -> [UInt8] {
+        let frameBytes = 4 * channels.channelCount
+        let wanted = max(0, min(maxFrames, frameCount - position)) * frameBytes
+        guard wanted > 0 else { return [] }
+        var out = [UInt8](repeating: 0, count: wanted)
+        var filled = 0
+        while filled < wanted {
+            var done = 0
+            let status = out.withUnsafeMutableBytes { raw in
+                mpg123_read(handle, raw.baseAddress! + filled, wanted - filled, &done)
+            }
+            filled += done
+            if status == MPG123_DONE.rawValue { break }
+            if status == MPG123_NEW_FORMAT.rawValue { continue }
+            guard status == MPG123_OK.rawValue else {
+                if filled > 0 || position > 0 { break }   // damaged after some audio: keep what decoded
+                throw SoundFile.failure(.decodingFailed, "decode(MP3)", object: name, "the stream is damaged (libmpg123 error \(status))")
+            }
+            if done == 0 { break }
+        }
+        filled -= filled % frameBytes
+        position += filled / frameBytes
+        return filled == wanted ? out : Array(out.prefix(filled))
+    }
+
+    func seek(toFrame frame: Int) throws {
+        guard (0...frameCount).contains(frame) else { throw seekError(frame, "\(name) has \(frameCount) frames") }
+        let result = mpg123_seek(handle, off_t(frame), SEEK_SET)
+        guard result >= 0 else { throw seekError(frame, "libmpg123 could not seek in \(name) (error \(result))") }
+        position = frame
+    }
+}
