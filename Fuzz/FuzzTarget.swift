@@ -1,6 +1,6 @@
 // A libFuzzer target for one SoundStage parser, compiled together with the library's
 // sources by scripts/fuzz.sh (which picks the parser with -D FUZZ_WAV, FUZZ_AIFF, FUZZ_CAF,
-// FUZZ_OGG or FUZZ_FLAC). Each input is parsed, every frame is read, a few seeks are made,
+// FUZZ_OGG, FUZZ_OPUS, FUZZ_FLAC or FUZZ_MP3). Each input is parsed, every frame is read, a few seeks are made,
 // and the decoded size is checked against the input size: a PCM container may grow at most
 // 8x (4-bit ADPCM or 8-bit samples to 16 or 32 bits), and FLAC never past the frames its
 // decoder allows (8 per input byte), so an absurd header cannot allocate more.
@@ -15,6 +15,10 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         decoder = try VorbisDecoder(data, name: "fuzz.ogg")
         #elseif FUZZ_FLAC
         decoder = try FLACDecoder(data, name: "fuzz.flac")
+        #elseif FUZZ_OPUS
+        decoder = try OpusDecoder(data, name: "fuzz.opus")
+        #elseif FUZZ_MP3
+        decoder = try MP3Decoder(data, name: "fuzz.mp3")
         #else
         let layout = try data.withUnsafeBytes { raw -> ContainerLayout in
             let view = ByteView(raw)
@@ -37,6 +41,9 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         #if FUZZ_FLAC
         precondition(total <= decoder.frameCount * decoder.outputFormat.bytesPerBlock && decoder.frameCount <= 8 * count,
                      "decoded \(total) bytes, \(decoder.frameCount) frames, from \(count)")
+        #elseif FUZZ_OPUS || FUZZ_MP3
+        precondition(total <= decoder.frameCount * decoder.outputFormat.bytesPerBlock + 4 * 8 * 5_760,
+                     "decoded \(total) bytes for \(decoder.frameCount) frames")
         #elseif !FUZZ_OGG
         precondition(total <= 8 * count + 64, "decoded \(total) bytes from \(count)")
         precondition(total == decoder.frameCount * decoder.outputFormat.bytesPerBlock / decoder.outputFormat.framesPerBlock
