@@ -51,15 +51,21 @@ extension Recorder: SessionMember {
 
     func sessionInterruptionEnded(shouldResume: Bool) {
         let resume = state.withLockedValue { s in s.pausedBySession && s.phase == .paused && s.interruptionPolicy == .resume }
-        if resume && shouldResume { try? record() }
+        if resume && shouldResume { resumeForSession() }
     }
 
     func sessionActivated(_ active: Bool) {
         if !active {
             pause(bySession: true)
         } else if state.withLockedValue({ $0.pausedBySession && $0.phase == .paused }), !session.isInterrupted {
-            try? record()
+            resumeForSession()
         }
+    }
+
+    /// Records on after the session let it; a failure (the device went meanwhile) is logged,
+    /// as there is no caller to throw to.
+    private func resumeForSession() {
+        do { try record() } catch { Log.report(error) }
     }
 
     func sessionDefaultOutputChanged() {}
