@@ -3,7 +3,7 @@ import SoundStage
 import Testing
 
 extension SoundStageToolTests {
-    @Test("info --json and convert read FLAC, Opus and MP3 with the same keys; a scene plays them")
+    @Test("info --json and convert read FLAC, Opus and MP3 with the same keys; they decode from memory as from files; a scene plays them")
     func codecs() throws {
         let tool = try #require(ToolRunner.soundstage)
         let folder = try TemporaryFolder()
@@ -25,6 +25,9 @@ extension SoundStageToolTests {
                     && o["frames"] as? Int == frames && o["channels"] as? Int == 2, "\(o)")
         }
         for file in [flac, opus, mp3] {
+            // From memory as from the file.
+            let memory = try SoundFile.decode(try Data(contentsOf: file), name: "memory")
+            #expect(memory.floatSamples() == (try SoundFile.decode(contentsOf: file)).floatSamples(), "\(file.lastPathComponent) from memory")
             let out = folder.file(file.lastPathComponent + ".wav")
             let converted = try ToolRunner.run(tool, ["convert", file.path, "-o", out.path])
             #expect(converted.status == 0, "\(converted.stderr)")
