@@ -44,8 +44,9 @@ final class MP3Decoder: AudioDecoder {
             opaque.release()
             return fail(reason)
         }
-        // Float output, gapless, quiet (errors are ours to report).
-        mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_FORCE_FLOAT.rawValue | MPG123_QUIET.rawValue), 0)
+        // Float output, gapless, quiet (errors are ours to report), and a stream that changes
+        // format mid-way (a "Frankenstein" stream) ends there rather than decoding on.
+        mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_FORCE_FLOAT.rawValue | MPG123_QUIET.rawValue | MPG123_NO_FRANKENSTEIN.rawValue), 0)
         mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), 4096, 0)
         let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = { stream, buffer, count in
             guard let stream, let buffer else { return -1 }
