@@ -53,16 +53,7 @@ struct FLACDecoderTests {
         }
         expectError(.invalidArgument) { try decoder.seek(toFrame: 192_001) }
 
-        // Played loaded and streamed in an offline engine: the same samples.
-        func render(_ streamed: Bool) throws -> [Float] {
-            let engine = try EngineRig.offline()
-            defer { engine.shutdown() }
-            let sound = streamed ? try Sound(engine: engine, streamingContentsOf: flac) : try Sound(engine: engine, contentsOf: flac)
-            let player = engine.makePlayer(sound)
-            try player.play()
-            return try engine.render(frames: 4 * 48_000 + 4_800).samples
-        }
-        let loaded = try render(false), streamed = try render(true)
+        let loaded = try EngineRig.renderFile(flac, streamed: false, seconds: 4.1), streamed = try EngineRig.renderFile(flac, streamed: true, seconds: 4.1)
         #expect(loaded == streamed && Measure.dB(loaded) > -30, "streamed equals loaded (\(zip(loaded, streamed).filter { $0 != $1 }.count) samples differ)")
     }
 

@@ -63,14 +63,7 @@ struct MP3DecoderTests {
             let snr = Measure.snrDB(got, against: want, count: min(got.count, want.count))
             #expect(got.count == want.count && snr > 60, "a seek to frame \(frame): \(snr) dB")
         }
-        func render(_ streamed: Bool) throws -> [Float] {
-            let engine = try EngineRig.offline()
-            defer { engine.shutdown() }
-            let sound = streamed ? try Sound(engine: engine, streamingContentsOf: mp3) : try Sound(engine: engine, contentsOf: mp3)
-            try engine.makePlayer(sound).play()
-            return try engine.render(frames: 48_000 + 4_800).samples
-        }
-        let loaded = try render(false), streamed = try render(true)
+        let loaded = try EngineRig.renderFile(mp3, streamed: false, seconds: 1.1), streamed = try EngineRig.renderFile(mp3, streamed: true, seconds: 1.1)
         #expect(loaded == streamed && Measure.dB(loaded) > -30, "streamed equals loaded (\(zip(loaded, streamed).filter { $0 != $1 }.count) differ)")
     }
 

@@ -52,15 +52,7 @@ struct OpusDecoderTests {
             let snr = Measure.snrDB(got, against: want, count: min(got.count, want.count))
             #expect(got.count == want.count && snr > 60, "a seek to frame \(frame): \(snr) dB against the decode from the start")
         }
-        func render(_ streamed: Bool) throws -> [Float] {
-            let engine = try EngineRig.offline()
-            defer { engine.shutdown() }
-            let sound = streamed ? try Sound(engine: engine, streamingContentsOf: opus) : try Sound(engine: engine, contentsOf: opus)
-            let player = engine.makePlayer(sound)
-            try player.play()
-            return try engine.render(frames: 4 * 48_000 + 4_800).samples
-        }
-        let loaded = try render(false), streamed = try render(true)
+        let loaded = try EngineRig.renderFile(opus, streamed: false, seconds: 4.1), streamed = try EngineRig.renderFile(opus, streamed: true, seconds: 4.1)
         #expect(loaded == streamed && Measure.dB(loaded) > -30, "streamed equals loaded (\(zip(loaded, streamed).filter { $0 != $1 }.count) differ)")
     }
 

@@ -35,11 +35,7 @@ struct RecorderSessionTests {
         try recorder.prepareToRecord()
         let start = ContinuousClock.now
         let player = try rig.play(tone)
-        func at(_ seconds: Double) {
-            let left = (start + .seconds(seconds) - ContinuousClock.now).components
-            let wait = Double(left.seconds) + Double(left.attoseconds) * 1e-18
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-        }
+        func at(_ seconds: Double) { RecordingRig.sleep(until: start + .seconds(seconds)) }
         at(0.6); try recorder.record()
         at(1.2); session.begin(.phoneCall)
         #expect(!recorder.isRecording)

@@ -49,11 +49,7 @@ extension RecorderTests {
         try recorder.prepareToRecord()
         let start = ContinuousClock.now
         let player = try rig.play(tones)
-        func at(_ seconds: Double) {
-            let left = (start + .seconds(seconds) - ContinuousClock.now).components
-            let wait = Double(left.seconds) + Double(left.attoseconds) * 1e-18
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-        }
+        func at(_ seconds: Double) { RecordingRig.sleep(until: start + .seconds(seconds)) }
         at(0.5); try recorder.record()
         at(0.9); recorder.pause()
         #expect(!recorder.isRecording)

@@ -29,6 +29,11 @@ public protocol AudioDecoder: AnyObject {
     func seek(toFrame frame: Int) throws
 }
 
+/// A decoder that knows the name of what it decodes (for errors found after it opened).
+protocol NamedDecoder: AudioDecoder {
+    var name: String { get }
+}
+
 extension AudioDecoder {
     /// The length in seconds.
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
@@ -71,7 +76,7 @@ extension SoundFile {
 
 /// Reads WAV, AIFF and CAF: the bytes stay where they are (mapped for files) and each read
 /// converts only the blocks it needs.
-final class PCMDecoder: AudioDecoder {
+final class PCMDecoder: NamedDecoder {
     let data: Data
     let layout: ContainerLayout
     let name: String

@@ -5,7 +5,7 @@ import Foundation
 /// (mapped for files): 16-bit and narrower streams to Int16, wider ones to Float32 (exact: a
 /// 24-bit sample fits a float), in OpenAL's channel order (FLAC's own for every layout
 /// OpenAL plays), with frame-exact seeks (`FLAC__stream_decoder_seek_absolute`).
-final class FLACDecoder: AudioDecoder {
+final class FLACDecoder: NamedDecoder {
     /// What the C callbacks work on: the bytes, the read position, what was decoded and not
     /// handed out yet, and the stream's description.
     final class Stream {

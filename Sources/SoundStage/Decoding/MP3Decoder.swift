@@ -5,7 +5,7 @@ import Foundation
 /// libmpg123 reads the LAME/Xing gapless information and leaves out the encoder's delay and
 /// padding, so a looped MP3 made by LAME has no gap; the whole stream is scanned once so the
 /// length and every seek are exact to the frame.
-final class MP3Decoder: AudioDecoder {
+final class MP3Decoder: NamedDecoder {
     let name: String
     let channels: ChannelLayout
     let sampleRate: Int

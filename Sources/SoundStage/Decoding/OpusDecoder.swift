@@ -4,7 +4,7 @@ import Foundation
 /// Decodes Ogg Opus with libopusfile (`op_open_callbacks` over ``ByteSource``, mapped for
 /// files) to interleaved Float32 at 48 kHz, as Opus always decodes, in OpenAL's channel
 /// order. libopusfile drops the stream's pre-skip and seeks to the frame (`op_pcm_seek`).
-final class OpusDecoder: AudioDecoder {
+final class OpusDecoder: NamedDecoder {
     let name: String
     let channels: ChannelLayout
     let sampleRate = 48_000

@@ -69,7 +69,7 @@ public struct SoundFile: Sendable {
         // Compressed streams may hold more or less than they state: what decoded counts.
         let counted = decoder.container == .ogg || decoder.container == .flac
         if counted, bytes.isEmpty {
-            let name = (decoder as? VorbisDecoder)?.name ?? (decoder as? OpusDecoder)?.name ?? (decoder as? FLACDecoder)?.name ?? ""
+            let name = (decoder as? any NamedDecoder)?.name ?? ""
             throw Self.failure(.decodingFailed, "decode(\(decoder.container.rawValue))", object: name,
                                "the stream holds no audio (a file cut inside its first audio frame)")
         }

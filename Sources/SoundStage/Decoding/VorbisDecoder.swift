@@ -4,7 +4,7 @@ import Foundation
 /// Decodes Ogg Vorbis with libvorbisfile (`ov_open_callbacks` over SoundStage's own reader
 /// of the bytes, ``ByteSource``, mapped for files) to interleaved Float32 in OpenAL's channel order, with
 /// frame-exact seeks (`ov_pcm_seek`).
-final class VorbisDecoder: AudioDecoder {
+final class VorbisDecoder: NamedDecoder {
     let name: String
     let channels: ChannelLayout
     let sampleRate: Int

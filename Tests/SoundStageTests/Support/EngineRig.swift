@@ -35,6 +35,16 @@ enum EngineRig {
         return Sound(buffer: try AudioBuffer(context: engine.context, samples: samples, sampleRate: Self.rate, label: "sine"))
     }
 
+    /// `seconds` of `url` played by a player in a fresh offline engine, loaded or streamed:
+    /// what the decoder tests compare sample for sample.
+    static func renderFile(_ url: URL, streamed: Bool, seconds: Double) throws -> [Float] {
+        let engine = try offline()
+        defer { engine.shutdown() }
+        let sound = streamed ? try Sound(engine: engine, streamingContentsOf: url) : try Sound(engine: engine, contentsOf: url)
+        try engine.makePlayer(sound).play()
+        return try engine.render(frames: Int(seconds * Double(rate))).samples
+    }
+
     /// Interleaved `samples` as a float WAV file in memory, at 48 kHz.
     static func wav(_ samples: [Float], channels: ChannelLayout) -> Data {
         RenderedAudio(format: RenderFormat(sampleRate: Self.rate, channels: channels), samples: samples).wavData(.float32)

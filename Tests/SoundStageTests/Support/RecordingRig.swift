@@ -40,6 +40,13 @@ final class RecordingRig {
         try Spawn.start(try #require(ToolRunner.which("paplay")), ["--device=\(sinkName)", file.path])
     }
 
+    /// Sleeps until `instant` (at once if it is past): the timeline of a test's calls.
+    static func sleep(until instant: ContinuousClock.Instant) {
+        let left = (instant - ContinuousClock.now).components
+        let wait = Double(left.seconds) + Double(left.attoseconds) * 1e-18
+        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+    }
+
     /// Removes the sink.
     func stop() {
         if let pactl = ToolRunner.which("pactl") { _ = try? ToolRunner.run(pactl, ["unload-module", module]) }
