@@ -41,6 +41,16 @@ extension AudioEngine {
         state.withLockedValue(held) { $0.outbox.append(.player(player, event, run: run)) }
     }
 
+    /// The output latency the last service tick read, in seconds (0 offline).
+    func outputLatencySeconds(_ held: borrowing LockHeld) -> Double {
+        state.withLockedValue(held) { $0.lastLatencySeconds }
+    }
+
+    /// Queues a playlist's event for delivery after the tick.
+    func post(_ held: borrowing LockHeld, _ event: PlaylistEvent, to timeline: PlaylistTimeline) {
+        state.withLockedValue(held) { $0.outbox.append(.playlist(timeline, event)) }
+    }
+
     /// Whether an interruption holds the output.
     func isInterrupted(_ held: borrowing LockHeld) -> Bool {
         state.withLockedValue(held) { $0.interrupted }

@@ -133,6 +133,7 @@ extension AudioEngine {
             guard let (outgoing, engineStreams) = next else { return }
             switch outgoing {
             case .player(let player, let event, let run): player.deliver(event, run: run)
+            case .playlist(let timeline, let event): timeline.deliver(event)
             case .engine(let event):
                 if case .serviceError(let error, _) = event { Log.report(error) }
                 for stream in engineStreams { stream.yield(event) }

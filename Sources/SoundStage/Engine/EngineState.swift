@@ -69,6 +69,8 @@ enum Outgoing {
     case player(Player, PlayerEvent, run: Int)
     /// To the engine's own subscribers.
     case engine(EngineEvent)
+    /// To a playlist's delegate and subscribers.
+    case playlist(PlaylistTimeline, PlaylistEvent)
 }
 
 /// The silent output's clock: when it began, and the frames rendered since.

@@ -18,6 +18,8 @@ public final class Sound: Sendable, CustomStringConvertible {
         /// Loaded whole: the buffer is ``current``.
         case loaded
         case streamed(data: Data, name: String)
+        /// A playlist's items, read one after another.
+        case playlist(PlaylistPlan)
     }
 
     let storage: Storage
@@ -92,6 +94,17 @@ public final class Sound: Sendable, CustomStringConvertible {
         label = name
     }
 
+    /// A playlist's items as one streamed sound, in the playlist's format.
+    init(playlist plan: PlaylistPlan) {
+        storage = .playlist(plan)
+        current = Mutex(nil)
+        frameCount = plan.frameCount
+        sampleRate = plan.sampleRate
+        channelCount = plan.channels.channelCount
+        duration = Double(plan.frameCount) / Double(plan.sampleRate)
+        label = "playlist of " + plan.items.map(\.sound.label).joined(separator: ", ")
+    }
+
     /// The buffer of a loaded sound, on the device its engine plays to now (it is uploaded
     /// again when the engine moves to another device); nil for a streamed one.
     public var buffer: AudioBuffer? {
@@ -143,8 +156,11 @@ public final class Sound: Sendable, CustomStringConvertible {
 
     /// A new decoder at frame 0, for a streamed sound (linear PCM, so seeks are frame-exact).
     func makeDecoder() throws -> (any AudioDecoder)? {
-        guard case .streamed(let data, let name) = storage else { return nil }
-        return try SoundFile.decoder(data, name: name)
+        switch storage {
+        case .loaded: return nil
+        case .streamed(let data, let name): return try SoundFile.decoder(data, name: name)
+        case .playlist(let plan): return PlaylistDecoder(plan: plan)
+        }
     }
 
     /// A loaded sound's samples as interleaved Float32, decoded once on first use (metering).

@@ -8,10 +8,12 @@ public enum FadeCurve: Sendable, Hashable {
     /// at -3 dB halfway and a cross-fade keeps its loudness.
     case equalPower
 
-    /// How far along a fade of `duration` seconds begun at `start` is at `seconds`, 0...1 (1
-    /// for a fade of no length): the one reckoning of player tweens and bus fades.
+    /// How far along a fade of `duration` seconds begun at `start` is at `seconds`, 0...1 (a
+    /// fade of no length is done from its start on): the one reckoning of player tweens and
+    /// bus fades.
     static func progress(at seconds: Double, start: Double, duration: Double) -> Float {
-        Float(duration > 0 ? min(1, max(0, (seconds - start) / duration)) : 1)
+        if duration > 0 { return Float(min(1, max(0, (seconds - start) / duration))) }
+        return seconds >= start ? 1 : 0
     }
 
     func mix(_ a: Float, _ b: Float, _ x: Float) -> Float {

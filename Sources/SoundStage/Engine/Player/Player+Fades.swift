@@ -47,8 +47,11 @@ extension Player {
         try addTween(.position, "tweenPosition(to:duration:curve:)", from: { $0.position ?? .zero }, to: target, duration: duration, curve: curve)
     }
 
-    private func addTween(_ kind: Tween.Kind, _ member: String, from: (PlayerSettings) -> SIMD3<Float>, to: SIMD3<Float>,
-                          duration: Double, curve: FadeCurve, stopAtEnd: Bool = false) throws {
+    /// Starts a tween of `kind` from the value `from` gives (read from the settings now) to
+    /// `to`, beginning at engine time `start` (now when nil; before it, the value holds at
+    /// `from`). It replaces a tween of the same kind.
+    func addTween(_ kind: Tween.Kind, _ member: String, from: (PlayerSettings) -> SIMD3<Float>, to: SIMD3<Float>,
+                  duration: Double, curve: FadeCurve, stopAtEnd: Bool = false, start: Double? = nil) throws {
         guard duration.isFinite, duration >= 0 else { throw failure(.invalidArgument, member, "duration must be finite and not negative, got \(duration)") }
         let engine = try liveEngine(member)
         OpenAL.lock.withLock { held in
@@ -56,7 +59,7 @@ extension Player {
             let busGain = busGain(held)
             state.withLockedValue(held) { s in
                 s.tweens.removeAll { $0.kind == kind }
-                s.tweens.append(Tween(kind: kind, from: from(s.settings), to: to, startSeconds: now, durationSeconds: duration,
+                s.tweens.append(Tween(kind: kind, from: from(s.settings), to: to, startSeconds: start ?? now, durationSeconds: duration,
                                       curve: curve, stopAtEnd: stopAtEnd))
                 advanceTweens(&s, held, nowSeconds: now, busGain: busGain)
             }

@@ -15,6 +15,9 @@ extension Player {
                     let offset = queueOffset(s, source)
                     s.heard = (feed.frame(atQueueOffset: offset), offset)
                 }
+                if let timeline, s.status == .playing {
+                    timeline.heard(held, frame: s.heard?.frame ?? currentFrame(s), engine: engineRef)
+                }
                 return
             }
             if !isOffline && hasSourceLatency {
@@ -61,6 +64,7 @@ extension Player {
     /// decoding failed or the service met an error this run.
     func finish(_ s: inout PlayerState, _ held: borrowing LockHeld) {
         let successfully = s.feed?.failure == nil && s.serviceError == nil
+        timeline?.halted(held, playedOut: true, engine: engineRef)
         halt(&s, held, resumeAt: 0)
         engineRef?.post(held, .finished(successfully: successfully), to: self, run: s.run)
     }

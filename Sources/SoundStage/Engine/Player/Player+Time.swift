@@ -75,6 +75,7 @@ extension Player {
                     halt(&s, held, resumeAt: frame)
                     throw error
                 }
+                timeline?.moved(held, toFrame: frame, engine: engineRef)
                 if refed && wasPlaying {
                     try source.play()
                 } else if !wasPlaying {

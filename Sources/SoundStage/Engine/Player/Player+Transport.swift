@@ -223,6 +223,7 @@ extension Player {
         s.pendingStart = nil
         s.heard = nil
         s.tweens.removeAll()
+        timeline?.halted(held, playedOut: false, engine: engineRef)
         engineRef?.release(held, self)
     }
 }

@@ -29,6 +29,8 @@ public final class Player: Sendable, CustomStringConvertible {
     /// Whether the context has `AL_SOFT_source_latency` (checked once, not every tick).
     let hasSourceLatency: Bool
     weak let engineRef: AudioEngine?
+    /// The timeline of the playlist this player plays, told where it is heard each tick.
+    let timeline: PlaylistTimeline?
     let state = LockedState(PlayerState())
 
     /// The allowed ``volume`` values.
@@ -38,8 +40,9 @@ public final class Player: Sendable, CustomStringConvertible {
     /// The allowed ``rate`` values.
     public static let rateRange: ClosedRange<Float> = 0.5...2
 
-    init(sound: Sound, engine: AudioEngine, isEffect: Bool = false) {
+    init(sound: Sound, engine: AudioEngine, isEffect: Bool = false, timeline: PlaylistTimeline? = nil) {
         self.sound = sound
+        self.timeline = timeline
         self.hasLoopPoints = engine.context.isExtensionPresent("AL_SOFT_loop_points")
         self.isOffline = engine.isOffline
         self.tickSeconds = engine.tickSeconds

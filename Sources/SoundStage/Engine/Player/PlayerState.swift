@@ -62,4 +62,6 @@ struct PlayerSettings {
     var occlusion: Float = 0
     var obstruction: Float = 0
     var sendLevel: Float = 1
+    /// The track's tempo, for transitions on its beats and bars.
+    var tempo: MusicalTempo?
 }
