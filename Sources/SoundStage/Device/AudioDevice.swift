@@ -202,6 +202,18 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The device's clock in nanoseconds: how much audio it has mixed since it opened
+    /// (`ALC_DEVICE_CLOCK_SOFT`), so it reads the time at which the next mix begins; nil
+    /// without `ALC_SOFT_device_clock`.
+    public var clockNanoseconds: Int64? {
+        guard isExtensionPresent("ALC_SOFT_device_clock") else { return nil }
+        return OpenAL.withDevice { _ in
+            var value: ALCint64SOFT = 0
+            alcGetInteger64vSOFT(handle.raw, ALC_DEVICE_CLOCK_SOFT, 1, &value)
+            return value
+        }
+    }
+
     /// Reads one ALC integer of this device.
     func integer(_ held: borrowing LockHeld, _ param: Int32) -> Int32 {
         var value: ALCint = 0

@@ -46,6 +46,11 @@ extension AudioEngine {
         state.withLockedValue(held) { $0.lastLatencySeconds }
     }
 
+    /// Queues an underrun's report.
+    func post(_ held: borrowing LockHeld, _ underrun: StreamUnderrun) {
+        state.withLockedValue(held) { $0.outbox.append(.engine(.streamUnderrun(underrun))) }
+    }
+
     /// Queues a playlist's event for delivery after the tick.
     func post(_ held: borrowing LockHeld, _ event: PlaylistEvent, to timeline: PlaylistTimeline) {
         state.withLockedValue(held) { $0.outbox.append(.playlist(timeline, event)) }

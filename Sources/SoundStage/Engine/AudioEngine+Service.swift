@@ -20,11 +20,19 @@ extension AudioEngine {
             while true {
                 Thread.sleep(forTimeInterval: tick)
                 guard let engine = self, engine.running.load(ordering: .relaxed) else { return }
+                let stall = engine.pendingStall.exchange(0, ordering: .relaxed)
+                if stall > 0 { Thread.sleep(forTimeInterval: Double(stall) * 1e-9) }
                 engine.update()
             }
         }
         thread.name = Self.serviceThreadName
         thread.start()
+    }
+
+    /// Starves the service thread: its next tick comes `seconds` late, as on a machine too
+    /// busy to run it (a test hook for underruns; nothing is refilled meanwhile).
+    func stallService(seconds: Double) {
+        pendingStall.store(Int64(seconds * 1e9), ordering: .relaxed)
     }
 
     /// Runs one service tick: starts scheduled players whose time has come, advances tweens,

@@ -72,6 +72,9 @@ public final class AudioEngine: Sendable {
     let foundErrors = ErrorQueue()
     private let started = ContinuousClock.now
     let running = Atomic<Bool>(false)
+    /// Nanoseconds the service thread is to sleep before its next tick (a test hook that
+    /// starves it, as a busy machine would).
+    let pendingStall = Atomic<Int64>(0)
 
     /// Seconds around the sound server's death within which a lost device is taken as lost
     /// with it (``RouteChange/Reason/mediaServicesWereReset``).

@@ -12,6 +12,9 @@ public enum EngineEvent: Sendable, CustomStringConvertible {
     /// The output device was lost and no other opens: the engine keeps every player's state
     /// and tries again, `retryInSeconds` from now (the wait doubles up to 2 s).
     case outputUnavailable(device: String, error: SoundStageError, retryInSeconds: Double)
+    /// A streamed player's source ran dry on a real device (the service thread was starved, or
+    /// decoding was slow) and was started again: see ``StreamUnderrun``.
+    case streamUnderrun(StreamUnderrun)
 
     /// For example `serviceError(...)`.
     public var description: String {
@@ -22,6 +25,8 @@ public enum EngineEvent: Sendable, CustomStringConvertible {
             return "routeChanged(\(change))"
         case .outputUnavailable(let device, let error, let retry):
             return "outputUnavailable('\(device)', retry in \(retry) s: \(error))"
+        case .streamUnderrun(let underrun):
+            return "streamUnderrun(\(underrun))"
         }
     }
 }

@@ -138,6 +138,27 @@ extension AudioSource {
     }
 }
 
+extension AudioSource {
+    /// The mixer's playback offset in whole frames (no latency taken off) and the device clock
+    /// in nanoseconds at that offset, read together (`AL_SAMPLE_OFFSET_CLOCK_SOFT`, with
+    /// `ALC_SOFT_device_clock`): the source reaches frame `frames + r * (t - clock)` at device
+    /// clock `t` while it plays at `r` frames a nanosecond. Check the extensions first.
+    func sampleOffsetWithClock() -> (frames: Int, clockNanoseconds: Int64) {
+        var values: [Int64] = [0, 0]
+        let name = self.name
+        do {
+            try OpenAL.withContext(context.handle) { scope in
+                try scope.call(Self.operationName("sampleOffsetWithClock()"), on: description) {
+                    alGetSourcei64vSOFT(name, AL_SAMPLE_OFFSET_CLOCK_SOFT, &values)
+                }
+            }
+        } catch {
+            Log.report(error)
+        }
+        return (Int(values[0] >> 32), values[1])
+    }
+}
+
 /// Every property of this file, made once and kept for the life of the process: the
 /// `static var`s above hand out properties that refer to these without retaining them.
 enum SourceProperties {

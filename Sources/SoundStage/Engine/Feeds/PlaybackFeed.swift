@@ -26,6 +26,14 @@ protocol PlaybackFeed: AnyObject {
     /// Whether nothing more will be queued: a source that stops has played everything.
     var isExhausted: Bool { get }
 
+    /// Frames in the source's queue, for a feed whose source can run dry while more is to
+    /// come (a stream); nil for the others.
+    var queuedFrames: Int? { get }
+
+    /// Queues more from now on after an underrun; returns the queue's new length in seconds
+    /// (nil: this feed's queue does not grow).
+    func deepen() -> Double?
+
     /// The decode error that cut the sound short, if one did.
     var failure: SoundStageError? { get }
 
@@ -58,6 +66,9 @@ protocol PlaybackFeed: AnyObject {
 }
 
 extension PlaybackFeed {
+    var queuedFrames: Int? { nil }
+    func deepen() -> Double? { nil }
+
     func ranDry(_ source: AudioSource) -> Bool {
         source.get(.buffersQueued) > source.get(.buffersProcessed)
     }

@@ -4,10 +4,10 @@ extension Sound {
     /// otherwise. Players (which add loop regions) and voices both come here.
     ///
     /// `plays` is how many plays are left (-1 forever); the buffers come from `context`'s
-    /// device.
-    func makeFeed(plays: Int, in context: AudioContext) throws -> any PlaybackFeed {
+    /// device; a stream is buffered as `buffering` says.
+    func makeFeed(plays: Int, in context: AudioContext, buffering: StreamBuffering = .standard) throws -> any PlaybackFeed {
         if let decoder = try makeDecoder() {
-            return StreamFeed(decoder: decoder, loops: plays < 0 ? -1 : max(0, plays - 1), label: label)
+            return StreamFeed(decoder: decoder, loops: plays < 0 ? -1 : max(0, plays - 1), label: label, buffering: buffering)
         }
         if plays < 0 {
             return LoopingBufferFeed(sound: self, buffer: try buffer(in: context), loopEnd: frameCount)

@@ -1,4 +1,5 @@
-/// A streamed sound: decoded about 100 ms at a time into chunks, four kept queued.
+/// A streamed sound: decoded in chunks (100 ms by default), a few kept queued (four by
+/// default, more after an underrun: ``StreamBuffering``).
 ///
 /// A chunk holds one or more segments of the sound: a play that ends inside a chunk goes on
 /// with the next play in the same chunk, so loops stay sample-exact however short the sound.
@@ -12,10 +13,11 @@ final class StreamFeed: PlaybackFeed {
 
     let decoder: any AudioDecoder
     let label: String
-    /// Frames per chunk: 100 ms, at least 1024.
+    /// Frames per chunk (at least 256).
     let chunkFrames: Int
-    /// How many chunks to keep queued (400 ms at 100 ms each).
-    static let depth = 4
+    /// How many chunks to keep queued; doubled by ``deepen()`` up to ``maximumDepth``.
+    private(set) var depth: Int
+    let maximumDepth: Int
     /// The chunks in the source's queue, processed ones included until unqueued.
     private(set) var chunks: [Chunk] = []
     /// The last chunk unqueued, kept for metering and for the latency-corrected playhead
@@ -32,11 +34,23 @@ final class StreamFeed: PlaybackFeed {
 
     /// Streams from `decoder` (at frame 0), playing the sound `loops` more times after the
     /// first (-1 forever); `label` names the sound in errors.
-    init(decoder: any AudioDecoder, loops: Int, label: String) {
+    init(decoder: any AudioDecoder, loops: Int, label: String, buffering: StreamBuffering = .standard) {
         self.decoder = decoder
         self.label = label
-        chunkFrames = max(1_024, decoder.sampleRate / 10)
+        chunkFrames = max(256, Int((buffering.chunkSeconds * Double(decoder.sampleRate)).rounded()))
+        depth = buffering.chunks
+        maximumDepth = buffering.maximumChunks
         loopsLeft = loops
+    }
+
+    /// Frames in the source's queue (processed chunks included until unqueued).
+    var queuedFrames: Int? { chunks.reduce(0) { $0 + $1.frames } }
+
+    /// Keeps twice as many chunks queued from now on, up to ``maximumDepth``; returns the
+    /// queue's new length in seconds.
+    func deepen() -> Double? {
+        depth = min(maximumDepth, depth * 2)
+        return Double(depth * chunkFrames) / Double(decoder.sampleRate)
     }
 
     /// Whether nothing more will be queued: the last play is decoded, or decoding failed.
@@ -78,7 +92,7 @@ final class StreamFeed: PlaybackFeed {
     ///   error: it ends the stream (nothing more is queued) and is the caller's to report.
     private func fill(_ source: AudioSource) throws {
         let frameBytes = decoder.outputFormat.bytesPerBlock
-        while chunks.count < Self.depth, !isExhausted {
+        while chunks.count < depth, !isExhausted {
             var bytes: [UInt8] = []
             var segments: [(start: Int, frames: Int)] = []
             var frames = 0

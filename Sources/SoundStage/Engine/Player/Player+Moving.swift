@@ -44,6 +44,7 @@ extension Player {
             s.feed = moved
             s.finishAt = nil
             s.heard = nil
+            s.underrunWatch = nil
             if s.status == .playing {
                 let policy = s.settings.outputLossPolicy ?? (isEffect ? .keepPlaying : .pause)
                 guard pauseMusic, policy == .pause else { return source }

@@ -37,11 +37,15 @@ extension Player {
     /// play. Returns whether the sound has played out (the source stopped, nothing left).
     func settle(_ s: inout PlayerState, _ held: borrowing LockHeld, _ source: AudioSource) -> Bool {
         guard let feed = s.feed else { return true }
+        if let watch = s.underrunWatch, ranDryEarly(feed, source) {
+            return recoverUnderrun(&s, held, source, feed, watch)
+        }
         let outcome = feed.settle(source, isOffline: isOffline)
         if let decodeError = outcome.decodeError {
             engineRef?.post(held, .decodeError(decodeError), to: self, run: s.run)
         }
         for error in outcome.errors { report(&s, held, error) }
+        if !outcome.playedOut { watchQueue(&s, source, feed) }
         return outcome.playedOut
     }
 
@@ -113,6 +117,7 @@ extension Player {
             do { try source.pause() } catch { report(&s, held, error) }
             s.status = .paused
             s.wasInterrupted = true
+            s.underrunWatch = nil
             return true
         }
     }

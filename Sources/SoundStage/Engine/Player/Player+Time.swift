@@ -66,6 +66,7 @@ extension Player {
                 guard let feed = s.feed else { return false }
                 s.finishAt = nil
                 s.heard = nil
+                s.underrunWatch = nil
                 let wasPlaying = s.status == .playing
                 let heard = queueOffset(s, source)
                 let refed: Bool

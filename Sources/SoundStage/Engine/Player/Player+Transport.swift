@@ -68,6 +68,7 @@ extension Player {
                     guard let source = s.source, !settleEnded(&s, held) else { return }
                     do { try source.pause() } catch { report(&s, held, error) }
                     s.status = .paused
+                    s.underrunWatch = nil
                 case .scheduled:
                     engineRef?.unschedule(held, self)
                     s.status = .paused
@@ -151,7 +152,7 @@ extension Player {
             s.loopBuffer = buffer
             return LoopingBufferFeed(sound: sound, buffer: buffer, loopEnd: frames.upperBound)
         }
-        return try sound.makeFeed(plays: plays, in: context)
+        return try sound.makeFeed(plays: plays, in: context, buffering: s.settings.streamBuffering)
     }
 
     /// A copy of the sound's buffer with loop points on `frames`, on `context`'s device.
@@ -222,6 +223,7 @@ extension Player {
         s.feed = nil
         s.pendingStart = nil
         s.heard = nil
+        s.underrunWatch = nil
         s.tweens.removeAll()
         timeline?.halted(held, playedOut: false, engine: engineRef)
         engineRef?.release(held, self)

@@ -28,6 +28,8 @@ public final class Player: Sendable, CustomStringConvertible {
     let tickSeconds: Double
     /// Whether the context has `AL_SOFT_source_latency` (checked once, not every tick).
     let hasSourceLatency: Bool
+    /// Whether the device has `ALC_SOFT_device_clock` as well: what measures underruns.
+    let hasDeviceClock: Bool
     weak let engineRef: AudioEngine?
     /// The timeline of the playlist this player plays, told where it is heard each tick.
     let timeline: PlaylistTimeline?
@@ -47,6 +49,7 @@ public final class Player: Sendable, CustomStringConvertible {
         self.isOffline = engine.isOffline
         self.tickSeconds = engine.tickSeconds
         self.hasSourceLatency = engine.context.isExtensionPresent("AL_SOFT_source_latency")
+        self.hasDeviceClock = hasSourceLatency && engine.device.isExtensionPresent("ALC_SOFT_device_clock")
         self.engineRef = engine
         self.isEffect = isEffect
         if isEffect { state.withLockedValue { $0.settings.bus = Bus.effectsIndex } }

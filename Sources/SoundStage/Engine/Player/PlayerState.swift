@@ -32,6 +32,9 @@ struct PlayerState {
     /// queue offset it was at. A device that is lost stops its sources and forgets their
     /// offsets; the player carries on from here on the next one.
     var heard: (frame: Int, queueOffset: Int)?
+    /// Where a stream's queue runs out, as of the last service tick (real devices): what an
+    /// underrun is measured from.
+    var underrunWatch: UnderrunWatch?
     /// A service error met this run: the run cannot finish successfully.
     var serviceError: SoundStageError?
     var tweens: [Tween] = []
@@ -64,4 +67,16 @@ struct PlayerSettings {
     var sendLevel: Float = 1
     /// The track's tempo, for transitions on its beats and bars.
     var tempo: MusicalTempo?
+    var streamBuffering = StreamBuffering.standard
+    var underrunPolicy = UnderrunPolicy.keepTime
+}
+
+/// Where a playing stream's queue runs out if nothing more is queued.
+struct UnderrunWatch {
+    /// The device clock, in nanoseconds, at which the last queued frame has played.
+    var dryAt: Int64
+    /// The sound frame after the last one queued: where the source stops if it runs dry.
+    var stopFrame: Int
+    /// The queue offset of the end of the queue.
+    var endOffset: Int
 }
