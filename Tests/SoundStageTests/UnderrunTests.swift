@@ -60,12 +60,16 @@ struct UnderrunTests {
             try player.setStreamBuffering(StreamBuffering(chunkSeconds: 0.02, chunks: 2, maximumChunks: 8))
 
             let parec = try #require(ToolRunner.which("parec"), "parec (pulseaudio-utils) is needed")
-            let bytes = rate * 4 * 4   // 4 s of mono float32
             let recorder = Process()
-            recorder.executableURL = URL(fileURLWithPath: "/bin/sh")
-            recorder.arguments = ["-c", "'\(parec.path)' --latency-msec=20 --raw --format=float32le --channels=1 --rate=\(rate) -d \(rig.sinkName).monitor 2>/dev/null | head -c \(bytes) > '\(raw.path)'"]
+            recorder.executableURL = parec
+            recorder.arguments = ["--latency-msec=20", "--raw", "--format=float32le", "--channels=1", "--rate=\(rate)", "-d", "\(rig.sinkName).monitor", raw.path]
             try recorder.run()
-            try await Task.sleep(for: .milliseconds(300))
+            // parec's stream, too, takes a while to start on a busy server: play once it records.
+            let recording = ContinuousClock.now
+            while Self.fileSize(raw) < rate * 4 / 5 {
+                try #require(ContinuousClock.now - recording < .seconds(20), "parec records nothing")
+                try await Task.sleep(for: .milliseconds(20))
+            }
             try player.play()
             try await Task.sleep(for: .milliseconds(1_300))
             latency = player.audioSource?.get(.offsetWithLatency).latency ?? 0
@@ -73,8 +77,10 @@ struct UnderrunTests {
             engine.stallService(seconds: stall)
             try await Task.sleep(for: .milliseconds(1_500))
             #expect(player.isPlaying)
-            let end = ContinuousClock.now + .seconds(10)
-            while recorder.isRunning && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(50)) }
+            // parec writes as it records; SIGTERM ends it at once (it would drain on SIGINT).
+            kill(recorder.processIdentifier, SIGTERM)
+            let end = ContinuousClock.now + .seconds(5)
+            while recorder.isRunning && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
             if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) }
             engine.shutdown()
         }
@@ -86,6 +92,12 @@ struct UnderrunTests {
         let data = try Data(contentsOf: raw)
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         return Heard(samples: samples, rate: rate, underruns: underruns, stalledAt: stalledAt, latency: latency)
+    }
+
+    /// The size of the file at `url` in bytes (0 when it is not there yet).
+    static func fileSize(_ url: URL) -> Int {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// The silent stretch inside the tone: its first and last silent samples.

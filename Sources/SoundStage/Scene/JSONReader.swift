@@ -65,6 +65,19 @@ struct JSONReader {
         return s
     }
 
+    /// `key` of the object `o` at `path`, which must be there.
+    func required(_ o: [String: JSONValue], _ key: String, _ path: String) throws -> JSONValue {
+        guard let value = o[key] else { throw error(path, "\"\(key)\" is required") }
+        return value
+    }
+
+    /// An optional array: empty when absent.
+    func array(_ value: JSONValue?, _ path: String) throws -> [JSONValue] {
+        guard let value else { return [] }
+        guard case .array(let list) = value else { throw error(path, "expected an array") }
+        return list
+    }
+
     func vector(_ value: JSONValue, _ path: String) throws -> SIMD3<Float> {
         guard case .array(let a) = value, a.count == 3 else { throw error(path, "expected an array of 3 numbers [x, y, z]") }
         return SIMD3(try float(a[0], "\(path)[0]"), try float(a[1], "\(path)[1]"), try float(a[2], "\(path)[2]"))

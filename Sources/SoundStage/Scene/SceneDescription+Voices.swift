@@ -181,6 +181,7 @@ extension SceneDescription {
             throw r.error(p, "no bus \"\(source.bus)\" (\(known.sorted().joined(separator: ", ")))")
         }
         if let v = top["effects"] { try parseEffects(v, known: known, into: &scene, r) }
+        if let v = top["music"] { try parseMusic(v, known: known, into: &scene, r) }
     }
 
     /// Reads a source's voice keys: `bus`, `priority`, `pinned`, `whenVirtual`.

@@ -32,6 +32,8 @@ public struct SceneDescription: Sendable, Equatable {
     public var groups: [GroupDescription] = []
     /// Effects on buses and reverb zones.
     public var effects = EffectsDescription()
+    /// Music: tracks, crossfades between them, stingers.
+    public var music = MusicDescription()
     /// The folder relative sound paths are resolved against (the scene file's folder).
     public var baseURL: URL?
 
@@ -201,6 +203,12 @@ extension SceneDescription {
         var scene = try parse(data, file: url.path)
         scene.baseURL = url.deletingLastPathComponent()
         var checked: Set<String> = []
+        for case .file(let path) in scene.musicSounds where checked.insert(path).inserted {
+            let resolved = scene.resolve(path)
+            if !FileManager.default.fileExists(atPath: resolved.path) {
+                throw SceneError(file: url.path, path: "$.music", problem: "sound file not found: \(resolved.path)")
+            }
+        }
         for (i, source) in scene.sources.enumerated() {
             if case .file(let path) = source.sound, checked.insert(path).inserted {
                 let resolved = scene.resolve(path)
@@ -231,7 +239,7 @@ extension SceneDescription {
         }
         let r = JSONReader(file: file)
         let top = try r.object(root, "$", keys: ["sampleRate", "channels", "duration", "hrtf", "distanceModel", "dopplerFactor", "speedOfSound", "listener", "sources",
-                                                          "voices", "buses", "ducking", "groups", "effects"])
+                                                          "voices", "buses", "ducking", "groups", "effects", "music"])
         guard let durationValue = top["duration"] else { throw r.error("$", "\"duration\" is required") }
         let duration = try r.number(durationValue, "$.duration")
         guard duration > 0, duration <= 3_600 else { throw r.error("$.duration", "must be above 0 and at most 3600 seconds, got \(duration)") }
@@ -313,7 +321,7 @@ extension SceneDescription {
         return s
     }
 
-    private static func parseSound(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> SoundDescription {
+    static func parseSound(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> SoundDescription {
         if case .string(let file) = value {
             guard !file.isEmpty else { throw r.error(path, "the sound file name is empty") }
             return .file(file)

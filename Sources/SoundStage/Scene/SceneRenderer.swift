@@ -10,7 +10,8 @@ import Foundation
 /// sound N+1 times back to back, sample-exactly; moving objects follow their paths, updated
 /// every 10 ms (the engine's tick) with the velocity of the path segment they are on, so
 /// Doppler follows the motion. Effects on buses, reverb zones (blended by where the listener
-/// walks) and each source's occlusion and send level are heard as in the engine.
+/// walks) and each source's occlusion and send level are heard as in the engine. Music tracks
+/// play as gapless playlists, with crossfades and stingers on their beats and bars.
 public struct SceneRenderer: Sendable {
     /// The scene to render.
     public let scene: SceneDescription
@@ -60,9 +61,10 @@ public struct SceneRenderer: Sendable {
         for zone in scene.effects.zones { try engine.addReverbZone(zone) }
 
         var sounds: [SoundDescription: Sound] = [:]
-        for description in scene.sources where sounds[description.sound] == nil {
-            sounds[description.sound] = Sound(buffer: try makeBuffer(description.sound, context: context))
+        for description in scene.sources.map(\.sound) + scene.musicSounds where sounds[description] == nil {
+            sounds[description] = Sound(buffer: try makeBuffer(description, context: context))
         }
+        let music = try SceneMusic(scene.music, sampleRate: scene.sampleRate, engine: engine) { sounds[$0]! }
         let startFrames = scene.sources.map { Int(($0.start * Double(scene.sampleRate)).rounded()) }
         let order = scene.sources.indices.sorted { startFrames[$0] < startFrames[$1] }
         var next = 0
@@ -87,6 +89,7 @@ public struct SceneRenderer: Sendable {
                 }
                 next += 1
             }
+            try music.give(through: frame)
             let time = Double(frame) / Double(scene.sampleRate)
             if let path = scene.listener.path {
                 try listener.set(.position, to: path.position(at: time))
@@ -99,6 +102,7 @@ public struct SceneRenderer: Sendable {
             }
             var end = min(total, frame + blockFrames - frame % blockFrames)
             if next < order.count { end = min(end, max(frame + 1, startFrames[order[next]])) }
+            if let cue = music.nextFrame { end = min(end, max(frame + 1, cue)) }
             samples += try engine.render(frames: end - frame).samples
             frame = end
             if frame % blockFrames == 0 || frame == total {

@@ -102,7 +102,9 @@ extension Player {
                 guard playing else { throw failure(.invalidState, member, "it is not playing, so it has no next \(unit.rawValue)") }
                 let time = Double(frame) / Double(sound.sampleRate)
                 var boundary = tempo.nextBoundary(unit, after: time)
-                if boundary >= duration && loops != 0 { boundary = duration + tempo.firstBeat }
+                // The grid starts again with each play of a sound that repeats.
+                let repeats = loops != 0 || (timeline.map { $0.plan.repeatMode.withLock { $0 } != .off } ?? false)
+                if boundary >= duration && repeats { boundary = duration + tempo.firstBeat }
                 let ahead = (boundary - time) / Double(rate)
                 if engine.isOffline {
                     let at = nowFrame + Int((ahead * outputRate).rounded())

@@ -1,0 +1,65 @@
+/// A scene's music as it renders: each track a ``Playlist`` on the scene's engine, started on
+/// its frame, and the transitions and stingers asked for when the render reaches their time.
+final class SceneMusic {
+    enum Cue {
+        case transition(TransitionDescription)
+        case stinger(StingerDescription)
+    }
+
+    private let engine: AudioEngine
+    private let tracks: [String: Playlist]
+    /// Cues not yet given, by frame, in the order written within a frame.
+    private var cues: [(frame: Int, cue: Cue)]
+    private let sound: (SoundDescription) throws -> Sound
+
+    /// Makes the tracks and schedules their starts; `sound` gives the sound of a description.
+    init(_ music: MusicDescription, sampleRate: Int, engine: AudioEngine, sound: @escaping (SoundDescription) throws -> Sound) throws {
+        self.engine = engine
+        self.sound = sound
+        var tracks: [String: Playlist] = [:]
+        for track in music.tracks {
+            let playlist = try Playlist(engine: engine, items: try track.items.map(sound))
+            playlist.repeatMode = track.repeatMode
+            let player = playlist.player
+            try player.setTempo(track.tempo)
+            try player.setVolume(track.volume)
+            if let bus = engine.bus(named: track.bus) { try player.setBus(bus) }
+            if let start = track.start { try player.play(atFrame: Self.frame(start, sampleRate)) }
+            tracks[track.name] = playlist
+        }
+        self.tracks = tracks
+        let cues = music.transitions.map { (Self.frame($0.at, sampleRate), Cue.transition($0)) }
+            + music.stingers.map { (Self.frame($0.at, sampleRate), Cue.stinger($0)) }
+        self.cues = cues.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+    }
+
+    /// The frame of the next cue, if one is left.
+    var nextFrame: Int? { cues.first?.frame }
+
+    /// Gives every cue due at or before `frame`.
+    func give(through frame: Int) throws {
+        while let next = cues.first, next.frame <= frame {
+            cues.removeFirst()
+            switch next.cue {
+            case .transition(let t):
+                guard let from = tracks[t.from], let to = tracks[t.to] else { continue }
+                try from.player.crossfade(to: to.player, duration: t.duration, curve: t.curve, at: Self.point(t.on))
+            case .stinger(let s):
+                guard let track = tracks[s.track] else { continue }
+                let player = engine.makePlayer(try sound(s.sound))
+                try player.setVolume(s.volume)
+                try player.play(at: Self.point(s.on), of: track.player)
+            }
+        }
+    }
+
+    private static func point(_ unit: MusicalUnit?) -> TransitionPoint {
+        switch unit {
+        case .beat: return .nextBeat
+        case .bar: return .nextBar
+        case nil: return .now
+        }
+    }
+
+    static func frame(_ seconds: Double, _ rate: Int) -> Int { Int((seconds * Double(rate)).rounded()) }
+}
