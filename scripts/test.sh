@@ -16,4 +16,13 @@ export ALSOFT_TRAP_AL_ERROR=1 ALSOFT_TRAP_ALC_ERROR=1
 export SWIFT_BACKTRACE=enable=no
 # The end-to-end test must run, not skip, when this script started the sound server.
 export SOUNDSTAGE_E2E=1
-swift test "$@"
+# The timing tests on the real sound server (a stream starved for 300 ms, ten minutes of a
+# playlist recorded for gaps) measure the output itself, which a loaded 2-core machine starves
+# (OpenAL Soft's mixer thread misses the server's deadline). A whole run runs them after the
+# rest, alone on the machine; a filtered run runs what it names.
+if [[ $# -eq 0 ]]; then
+    SOUNDSTAGE_TIMING_TESTS=later swift test
+    swift test --filter "UnderrunTests|PlaylistServerTests"
+else
+    swift test "$@"
+fi

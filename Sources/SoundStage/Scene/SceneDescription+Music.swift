@@ -139,7 +139,38 @@ extension SceneDescription {
             }
             music.stingers.append(stinger)
         }
+        try checkTimeline(music, r)
         scene.music = music
+    }
+
+    /// Follows which tracks play, in time order (starts before the cues of the same time):
+    /// a beat or bar needs its track playing, and a transition's incoming track must not be
+    /// playing already. (A track that ends on its own is only known when it renders.)
+    private static func checkTimeline(_ music: MusicDescription, _ r: JSONReader) throws {
+        enum Step { case start(String), transition(Int), stinger(Int) }
+        var steps: [(at: Double, order: Int, step: Step)] = music.tracks.compactMap { t in t.start.map { ($0, 0, .start(t.name)) } }
+        steps += music.transitions.indices.map { (music.transitions[$0].at, 1, .transition($0)) }
+        steps += music.stingers.indices.map { (music.stingers[$0].at, 1, .stinger($0)) }
+        var playing: Set<String> = []
+        for (_, _, step) in steps.enumerated().sorted(by: { ($0.element.at, $0.element.order, $0.offset) < ($1.element.at, $1.element.order, $1.offset) }).map(\.element) {
+            switch step {
+            case .start(let name):
+                playing.insert(name)
+            case .transition(let i):
+                let t = music.transitions[i], p = "$.music.transitions[\(i)]"
+                if t.on != nil, !playing.contains(t.from) {
+                    throw r.error("\(p).from", "track \"\(t.from)\" is not playing at \(t.at) s, so it has no next \(t.on!.rawValue)")
+                }
+                if playing.contains(t.to) { throw r.error("\(p).to", "track \"\(t.to)\" is playing already at \(t.at) s") }
+                playing.remove(t.from)
+                playing.insert(t.to)
+            case .stinger(let i):
+                let s = music.stingers[i]
+                if !playing.contains(s.track) {
+                    throw r.error("$.music.stingers[\(i)].track", "track \"\(s.track)\" is not playing at \(s.at) s, so it has no next \(s.on.rawValue)")
+                }
+            }
+        }
     }
 
     private static func parseTrack(_ value: JSONValue, _ path: String, known: Set<String>, _ r: JSONReader) throws -> TrackDescription {

@@ -64,7 +64,7 @@ public struct SceneRenderer: Sendable {
         for description in scene.sources.map(\.sound) + scene.musicSounds where sounds[description] == nil {
             sounds[description] = Sound(buffer: try makeBuffer(description, context: context))
         }
-        let music = try SceneMusic(scene.music, sampleRate: scene.sampleRate, engine: engine) { sounds[$0]! }
+        let music = try SceneMusic(scene.music, sampleRate: scene.sampleRate, engine: engine, file: scene.baseURL?.path ?? "scene") { sounds[$0]! }
         let startFrames = scene.sources.map { Int(($0.start * Double(scene.sampleRate)).rounded()) }
         let order = scene.sources.indices.sorted { startFrames[$0] < startFrames[$1] }
         var next = 0

@@ -38,7 +38,9 @@ struct ChannelMixer: Sendable {
                 // Into the side it belongs to; the centre to both, the LFE nowhere.
                 let left = outNames.firstIndex(where: Self.isFrontLeft)
                 let right = outNames.firstIndex(where: Self.isFrontRight)
-                let weight: Float = inNames.count > 2 && to == .stereo ? half : 1
+                // Fronts go to their side whole; to stereo, surrounds join them at -3 dB.
+                let front = Self.isFrontLeft(name) || Self.isFrontRight(name)
+                let weight: Float = !front && inNames.count > 2 && to == .stereo ? half : 1
                 switch Self.side(of: name) {
                 case .left: if let left { m[left][i] = weight }
                 case .right: if let right { m[right][i] = weight }

@@ -14,6 +14,10 @@ final class RecordingRig {
     /// Whether the recording suites can run: a server answers, or the test script promised one.
     static var enabled: Bool { PulseServer.answers || PulseServer.expected }
 
+    /// Whether the timing suites on the server run in this pass: not when the test script
+    /// runs them later, alone (`SOUNDSTAGE_TIMING_TESTS=later`).
+    static var timingEnabled: Bool { enabled && ProcessInfo.processInfo.environment["SOUNDSTAGE_TIMING_TESTS"] != "later" }
+
     init() throws {
         // Recorders record only in a category that can (as AVAudioRecorder); for players,
         // playAndRecord behaves as the default category.

@@ -26,9 +26,10 @@ protocol PlaybackFeed: AnyObject {
     /// Whether nothing more will be queued: a source that stops has played everything.
     var isExhausted: Bool { get }
 
-    /// Frames in the source's queue, for a feed whose source can run dry while more is to
-    /// come (a stream); nil for the others.
-    var queuedFrames: Int? { get }
+    /// For a feed whose source can run dry while more is to come (a stream): the frames in
+    /// the source's queue, and the sound frame that follows the last one queued (where the
+    /// source stops if it runs dry); nil for the others.
+    var queueEnd: (frames: Int, nextFrame: Int)? { get }
 
     /// Queues more from now on after an underrun; returns the queue's new length in seconds
     /// (nil: this feed's queue does not grow).
@@ -66,7 +67,7 @@ protocol PlaybackFeed: AnyObject {
 }
 
 extension PlaybackFeed {
-    var queuedFrames: Int? { nil }
+    var queueEnd: (frames: Int, nextFrame: Int)? { nil }
     func deepen() -> Double? { nil }
 
     func ranDry(_ source: AudioSource) -> Bool {

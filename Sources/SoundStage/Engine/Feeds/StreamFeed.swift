@@ -6,8 +6,10 @@
 final class StreamFeed: PlaybackFeed {
     struct Chunk {
         let buffer: AudioBuffer
-        /// Runs of sound frames in the chunk, in order: where each starts and how long it is.
-        let segments: [(start: Int, frames: Int)]
+        /// Runs of sound frames in the chunk, in order: where each starts, how long it is, and
+        /// whether it begins a play of the feed's own (the feed went back to frame 0 for the
+        /// next loop; a decoder's own repeats, as a playlist's, are not plays).
+        let segments: [(start: Int, frames: Int, beginsPlay: Bool)]
         var frames: Int { buffer.frameCount }
     }
 
@@ -31,6 +33,8 @@ final class StreamFeed: PlaybackFeed {
     private(set) var failure: SoundStageError?
     /// Whether ``refill(_:)`` has handed ``failure`` on.
     private var failureReported = false
+    /// The feed went back to frame 0 for its next play: the next segment begins a play.
+    private var loopedBack = false
 
     /// Streams from `decoder` (at frame 0), playing the sound `loops` more times after the
     /// first (-1 forever); `label` names the sound in errors.
@@ -43,8 +47,9 @@ final class StreamFeed: PlaybackFeed {
         loopsLeft = loops
     }
 
-    /// Frames in the source's queue (processed chunks included until unqueued).
-    var queuedFrames: Int? { chunks.reduce(0) { $0 + $1.frames } }
+    /// The frames in the source's queue (processed chunks included until unqueued), and the
+    /// frame the decoder reads next: the one after the last queued (a repeat already taken).
+    var queueEnd: (frames: Int, nextFrame: Int)? { (chunks.reduce(0) { $0 + $1.frames }, decoder.position) }
 
     /// Keeps twice as many chunks queued from now on, up to ``maximumDepth``; returns the
     /// queue's new length in seconds.
@@ -94,7 +99,7 @@ final class StreamFeed: PlaybackFeed {
         let frameBytes = decoder.outputFormat.bytesPerBlock
         while chunks.count < depth, !isExhausted {
             var bytes: [UInt8] = []
-            var segments: [(start: Int, frames: Int)] = []
+            var segments: [(start: Int, frames: Int, beginsPlay: Bool)] = []
             var frames = 0
             do {
                 while frames < chunkFrames {
@@ -108,13 +113,15 @@ final class StreamFeed: PlaybackFeed {
                         if loopsLeft != 0, decoder.frameCount > 0 {
                             if loopsLeft > 0 { loopsLeft -= 1 }
                             try decoder.seek(toFrame: 0)
+                            loopedBack = true
                             continue
                         }
                         ended = true
                         break
                     }
                     bytes += part
-                    segments.append((start, part.count / frameBytes))
+                    segments.append((start, part.count / frameBytes, loopedBack))
+                    loopedBack = false
                     frames += part.count / frameBytes
                 }
             } catch let error as SoundStageError {
@@ -145,13 +152,14 @@ final class StreamFeed: PlaybackFeed {
         ended = false
         failure = nil
         failureReported = false
+        loopedBack = false
         do { try decoder.seek(toFrame: frame) } catch let error as SoundStageError { failure = error } catch {
             failure = Sound.failure(.decodingFailed, "stream", object: label, "\(error)")
         }
     }
 
     /// The plays the decoder has begun beyond the one heard `heard` frames into the queue:
-    /// after the segment heard, each segment that starts at frame 0 is one. A negative
+    /// after the segment heard, each segment that begins a play is one. A negative
     /// `heard` (latency taken off just after a chunk was unqueued) reaches back into the last
     /// chunk unqueued, and the plays that began there count too.
     private func playsBegun(after heard: Int) -> Int {
@@ -159,7 +167,7 @@ final class StreamFeed: PlaybackFeed {
         let all = (previous.map { [$0] } ?? []) + chunks
         for segment in all.lazy.flatMap(\.segments) {
             if passedHeard {
-                if segment.start == 0 { begun += 1 }
+                if segment.beginsPlay { begun += 1 }
             } else if left < segment.frames {
                 passedHeard = true
             } else {

@@ -22,7 +22,8 @@ extension Player {
     /// `next` is started at the transition's start, sample-exact offline (within a service
     /// tick in real time, heard on the beat), and rises from silence to the ``volume`` it has
     /// now; this player falls from its volume to silence and stops (without a `finished`
-    /// event, as ``stop()``). Beats and bars are this player's (``tempo``).
+    /// event, as ``stop()``), its volume set back to what it was, so a crossfade back to it
+    /// brings it in at that level. Beats and bars are this player's (``tempo``).
     ///
     /// ```swift
     /// try calm.crossfade(to: battle, duration: 2, at: .nextBar)
@@ -40,11 +41,17 @@ extension Player {
         guard duration.isFinite, duration >= 0 else { throw failure(.invalidArgument, member, "duration must be finite and not negative, got \(duration)") }
         guard !next.isPlaying else { throw failure(.invalidState, member, "\(next) is playing already; fade it instead") }
         let start = try transitionStart(point, member)
-        let target = next.volume
+        let target = next.volume, own = volume
         try next.setVolume(0)
-        try next.start(at: start, engine: engine)
+        do {
+            try next.start(at: start, engine: engine)
+        } catch {
+            try? next.setVolume(target)
+            throw error
+        }
         try next.addTween(.volume, member, from: { _ in .zero }, to: SIMD3(repeating: target), duration: duration, curve: curve, start: start.seconds)
-        try addTween(.volume, member, from: { SIMD3(repeating: $0.volume) }, to: .zero, duration: duration, curve: curve, stopAtEnd: true, start: start.seconds)
+        try addTween(.volume, member, from: { SIMD3(repeating: $0.volume) }, to: .zero, duration: duration, curve: curve, stopAtEnd: true,
+                     start: start.seconds, volumeAfterStop: own)
     }
 
     /// Plays at `point` of `track`: a stinger on the next beat or bar of the music playing,

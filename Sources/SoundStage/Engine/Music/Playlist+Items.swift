@@ -1,5 +1,6 @@
 extension Playlist {
-    /// The item being heard (the first before the playlist plays, the last once it finished).
+    /// The item being heard (the first before the playlist plays, and again once it finished:
+    /// the player's playhead goes back to the start).
     public var currentItemIndex: Int { plan.item(atFrame: player.currentFrame) }
 
     /// The playhead in seconds within the current item.

@@ -40,7 +40,7 @@ public final class Playlist: Sendable, CustomStringConvertible {
     /// item's) and `channels` (by default the widest layout among the items).
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for no items, an empty
-    ///   sound, or a sample rate outside 8,000...192,000.
+    ///   sound, a sample rate outside 8,000...192,000, or the `.rear` layout.
     public init(engine: AudioEngine, items: [Sound], sampleRate: Int? = nil, channels: ChannelLayout? = nil) throws {
         let member = "Playlist(engine:items:)"
         guard let first = items.first else {
@@ -52,6 +52,9 @@ public final class Playlist: Sendable, CustomStringConvertible {
         let rate = sampleRate ?? first.sampleRate
         guard (8_000...192_000).contains(rate) else {
             throw Self.failure(.invalidArgument, member, object: "playlist", "the sample rate must be in 8000...192000 Hz, got \(rate)")
+        }
+        if channels == .rear {
+            throw Self.failure(.invalidArgument, member, object: "playlist", "a playlist plays mono, stereo, quad, 5.1, 6.1 or 7.1, not a rear pair alone")
         }
         let widest = items.max { $0.channelCount < $1.channelCount }.flatMap { ChannelLayout(channelCount: $0.channelCount) } ?? .stereo
         plan = PlaylistPlan(sounds: items, sampleRate: rate, channels: channels ?? widest)

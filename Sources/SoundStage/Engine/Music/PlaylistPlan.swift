@@ -63,6 +63,19 @@ final class PlaylistPlan: Sendable {
         }
     }
 
+    /// The playlist frame `frames` on from `frame`, going from item to item as the playlist
+    /// repeats now; nil when the playlist would have ended first.
+    func advance(from frame: Int, by frames: Int) -> Int? {
+        var index = item(atFrame: frame), at = frame, left = frames
+        while at + left >= items[index].end {
+            left -= items[index].end - at
+            guard let next = next(after: index) else { return nil }
+            index = next
+            at = items[index].start
+        }
+        return at + left
+    }
+
     /// A decoder of item `index` in the playlist's format (Float32), at its first frame.
     func decoder(for index: Int) throws -> any AudioDecoder {
         let sound = items[index].sound

@@ -28,7 +28,15 @@ final class PlaylistTimeline: Sendable {
             // changed may step back a little, which is no repeat.
             let slack = min(plan.sampleRate / 20, plan.items[item].frames / 2)
             if last.item == item && frame + slack >= last.frame { return [] }
-            return [.itemEnded(index: last.item), .itemStarted(index: item)]
+            // Items shorter than a tick, passed between two, are reported too (in the order
+            // they play when nothing repeats; a repeat of one shorter than a tick is not).
+            var events: [PlaylistEvent] = [.itemEnded(index: last.item)]
+            var passed = last.item
+            while let next = plan.next(after: passed), next != item, next != last.item, events.count < 2 * plan.items.count {
+                events += [.itemStarted(index: next), .itemEnded(index: next)]
+                passed = next
+            }
+            return events + [.itemStarted(index: item)]
         }
         for event in events { engine?.post(held, event, to: self) }
     }
@@ -45,16 +53,15 @@ final class PlaylistTimeline: Sendable {
         for event in events { engine?.post(held, event, to: self) }
     }
 
-    /// The player stopped: when it played out, the last item heard ended and the playlist
+    /// The player stopped: the item heard ended, and when it played out the playlist
     /// finished; either way the next play starts afresh.
     func halted(_ held: borrowing LockHeld, playedOut: Bool, engine: AudioEngine?) {
         let last = state.withLockedValue(held) { s -> Int? in
             defer { s.last = nil }
             return s.last?.item
         }
-        guard playedOut else { return }
         if let last { engine?.post(held, .itemEnded(index: last), to: self) }
-        engine?.post(held, .finished, to: self)
+        if playedOut { engine?.post(held, .finished, to: self) }
     }
 
     /// Hands an event to the playlist's delegate and streams, with no lock held.

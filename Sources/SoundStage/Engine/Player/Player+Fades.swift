@@ -9,6 +9,9 @@ struct Tween {
     var durationSeconds: Double
     var curve: FadeCurve
     var stopAtEnd: Bool
+    /// The volume a fade that stops the player leaves it at (a crossfade's outgoing track
+    /// keeps its volume for the next time it plays); nil: the fade's end.
+    var volumeAfterStop: Float?
 
     var endSeconds: Double { startSeconds + durationSeconds }
 
@@ -51,7 +54,7 @@ extension Player {
     /// `to`, beginning at engine time `start` (now when nil; before it, the value holds at
     /// `from`). It replaces a tween of the same kind.
     func addTween(_ kind: Tween.Kind, _ member: String, from: (PlayerSettings) -> SIMD3<Float>, to: SIMD3<Float>,
-                  duration: Double, curve: FadeCurve, stopAtEnd: Bool = false, start: Double? = nil) throws {
+                  duration: Double, curve: FadeCurve, stopAtEnd: Bool = false, start: Double? = nil, volumeAfterStop: Float? = nil) throws {
         guard duration.isFinite, duration >= 0 else { throw failure(.invalidArgument, member, "duration must be finite and not negative, got \(duration)") }
         let engine = try liveEngine(member)
         OpenAL.lock.withLock { held in
@@ -60,7 +63,7 @@ extension Player {
             state.withLockedValue(held) { s in
                 s.tweens.removeAll { $0.kind == kind }
                 s.tweens.append(Tween(kind: kind, from: from(s.settings), to: to, startSeconds: start ?? now, durationSeconds: duration,
-                                      curve: curve, stopAtEnd: stopAtEnd))
+                                      curve: curve, stopAtEnd: stopAtEnd, volumeAfterStop: volumeAfterStop))
                 advanceTweens(&s, held, nowSeconds: now, busGain: busGain)
             }
         }
@@ -74,8 +77,11 @@ extension Player {
     func advanceTweens(_ s: inout PlayerState, _ held: borrowing LockHeld, nowSeconds now: Double, busGain: Float) {
         guard !s.tweens.isEmpty else { return }
         var stopNow = false
+        var volumeAfterStop: Float?
         for tween in s.tweens {
-            let v = tween.value(atSeconds: now + tickSeconds)
+            // A step (a tween of no length) is not looked ahead to: it lands on the first tick
+            // at or after its time (offline, a scheduled start's own tick: on its frame).
+            let v = tween.value(atSeconds: tween.durationSeconds > 0 ? now + tickSeconds : now)
             do {
                 switch tween.kind {
                 case .volume:
@@ -94,9 +100,15 @@ extension Player {
             } catch {
                 report(&s, held, error)
             }
-            if now >= tween.endSeconds, tween.stopAtEnd { stopNow = true }
+            if now >= tween.endSeconds, tween.stopAtEnd {
+                stopNow = true
+                volumeAfterStop = tween.volumeAfterStop
+            }
         }
         s.tweens.removeAll { now >= $0.endSeconds }
-        if stopNow, s.status == .playing || s.status == .paused { stop(&s, held) }
+        if stopNow, s.status == .playing || s.status == .paused {
+            stop(&s, held)
+            if let volumeAfterStop { s.settings.volume = volumeAfterStop }
+        }
     }
 }

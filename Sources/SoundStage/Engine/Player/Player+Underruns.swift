@@ -31,18 +31,18 @@ extension Player {
     /// service tick refilled it. Real devices only (offline, every tick refills before the
     /// mixer reaches the end of the queue), and not a lost device (that stops every source).
     func ranDryEarly(_ feed: any PlaybackFeed, _ source: AudioSource) -> Bool {
-        guard !isOffline, feed.queuedFrames != nil, !feed.isExhausted, source.state == .stopped else { return false }
+        guard !isOffline, feed.queueEnd != nil, !feed.isExhausted, source.state == .stopped else { return false }
         return source.context.device.isConnected
     }
 
     /// Notes where a playing stream's queue runs out, on the device clock: the mixer's offset
     /// and the clock read together, and the frames queued beyond it.
     func watchQueue(_ s: inout PlayerState, _ source: AudioSource, _ feed: any PlaybackFeed) {
-        guard !isOffline, hasDeviceClock, let queued = feed.queuedFrames, queued > 0 else { return }
+        guard !isOffline, hasDeviceClock, let (queued, next) = feed.queueEnd, queued > 0 else { return }
         let (offset, clock) = source.sampleOffsetWithClock()
         let framesPerSecond = Double(sound.sampleRate) * Double(s.settings.rate)
         let ahead = Double(max(0, queued - offset)) / framesPerSecond
-        s.underrunWatch = UnderrunWatch(dryAt: clock + Int64(ahead * 1e9), stopFrame: feed.frame(atQueueOffset: queued), endOffset: queued)
+        s.underrunWatch = UnderrunWatch(dryAt: clock + Int64(ahead * 1e9), stopFrame: next, endOffset: queued)
     }
 
     /// Starts a stream that ran dry again: at the frame the output's clock says it should be
@@ -57,12 +57,18 @@ extension Player {
         let lost = max(0, now - watch.dryAt)
         let framesPerNanosecond = Double(sound.sampleRate) * Double(s.settings.rate) * 1e-9
         let policy = s.settings.underrunPolicy
+        let skip = policy == .keepTime ? Int((Double(lost) * framesPerNanosecond).rounded()) : 0
         var target = watch.stopFrame
-        if policy == .keepTime { target += Int((Double(lost) * framesPerNanosecond).rounded()) }
-        if target >= sound.frameCount {
-            let repeats = s.settings.numberOfLoops != 0 || (timeline.map { $0.plan.repeatMode.withLock { $0 } != .off } ?? false)
-            guard repeats, sound.frameCount > 0 else { return true }
-            target %= sound.frameCount
+        if let plan = timeline?.plan {
+            // Through the playlist's items as it repeats them now.
+            guard target < plan.frameCount, let frame = plan.advance(from: target, by: skip) else { return true }
+            target = frame
+        } else {
+            target += skip
+            if target >= sound.frameCount {
+                guard s.settings.numberOfLoops != 0, sound.frameCount > 0 else { return true }
+                target %= sound.frameCount
+            }
         }
         let queueSeconds = feed.deepen() ?? 0
         do {
