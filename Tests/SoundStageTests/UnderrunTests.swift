@@ -190,4 +190,46 @@ struct UnderrunTests {
         #expect(underrun.resumedAtFrame == underrun.stoppedAtFrame)
         #expect(abs(late) < 2, "the tone came back \(late) samples from where it stopped")
     }
+
+    @Test("a playlist repeating one item that runs dry comes back inside that item (the time lost skipped through its repeats)")
+    func playlistRepeatingOne() async throws {
+        let rig = try RecordingRig()
+        defer { rig.stop() }
+        let listed = ContinuousClock.now
+        while !AudioDevice.outputDevices.contains(rig.label) {
+            try #require(ContinuousClock.now - listed < .seconds(5))
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        var underruns: [StreamUnderrun] = []
+        var itemStarts: [Int] = []
+        let events: AsyncStream<EngineEvent>
+        do {
+            let engine = try AudioEngine(output: .named(rig.label), attributes: ContextAttributes(hrtf: .off))
+            events = engine.events()
+            let opened = try #require(engine.device.clockNanoseconds)
+            let start = ContinuousClock.now
+            while engine.device.clockNanoseconds == opened {
+                try #require(ContinuousClock.now - start < .seconds(10))
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let rate = engine.context.frequency
+            func item(_ seconds: Double, _ f: Double) throws -> Sound {
+                let samples = (0..<Int(seconds * Double(rate))).map { Float(0.3 * sin(2 * Double.pi * f * Double($0) / Double(rate))) }
+                return try Sound(engine: engine, streamingData: RenderedAudio(format: RenderFormat(sampleRate: rate, channels: .mono), samples: samples).wavData(.float32), name: "i\(Int(f)).wav")
+            }
+            let playlist = try Playlist(engine: engine, items: [try item(0.25, 250), try item(3, 500)])
+            itemStarts = playlist.itemStartFrames
+            playlist.repeatMode = .one
+            try playlist.player.setStreamBuffering(StreamBuffering(chunkSeconds: 0.02, chunks: 2, maximumChunks: 8))
+            try playlist.play()
+            try await Task.sleep(for: .milliseconds(600))
+            engine.stallService(seconds: 0.4)
+            try await Task.sleep(for: .milliseconds(1_000))
+            #expect(playlist.currentItemIndex == 0)
+            engine.shutdown()
+        }
+        for await event in events { if case .streamUnderrun(let u) = event { underruns.append(u) } }
+        #expect(!underruns.isEmpty)
+        for u in underruns { #expect(u.resumedAtFrame < itemStarts[1], "resumed in item 1 while item 0 repeats: \(u)") }
+    }
 }
