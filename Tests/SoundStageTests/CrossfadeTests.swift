@@ -171,4 +171,28 @@ struct CrossfadeTests {
         let stopped = try #require(throws: SoundStageError.self) { try b.play(at: .nextBeat, of: a) }
         #expect(stopped.code == .invalidState && stopped.description.contains("not playing"))
     }
+
+    @Test("a playlist crossfades from its item to another: equal power, a new player takes over, and the events follow it")
+    func betweenItems() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let playlist = try Playlist(engine: engine, items: [try Self.tone(engine, 1_000), try Self.tone(engine, 1_500)])
+        let log = PlaylistLog()
+        playlist.delegate = log
+        let first = playlist.player
+        try playlist.play()
+        let before = try engine.render(frames: Self.rate / 2).channel(0)
+        try playlist.crossfade(toItem: 1, duration: 1)
+        #expect(playlist.player !== first)
+        let during = try engine.render(frames: 3 * Self.rate / 2).channel(0)
+        let level = Self.amplitude(before, 1_000, at: before.count - Self.window)
+        let middle = Self.rate / 2 - Self.window / 2
+        let out = Self.dB(Self.amplitude(during, 1_000, at: middle) / level), into = Self.dB(Self.amplitude(during, 1_500, at: middle) / level)
+        print("crossfade between items: halfway the outgoing item at \(out) dB, the incoming at \(into) dB")
+        #expect(abs(out + 3.01) < 0.5 && abs(into + 3.01) < 0.5)
+        #expect(Self.amplitude(during, 1_000, at: during.count - Self.window) < 1e-6, "the first item is gone after the fade")
+        #expect(!first.isPlaying)
+        #expect(playlist.currentItemIndex == 1)
+        #expect(log.events == [.itemStarted(index: 0), .itemEnded(index: 0), .itemStarted(index: 1)])
+    }
 }

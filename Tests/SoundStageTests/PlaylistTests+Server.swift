@@ -31,55 +31,33 @@ struct PlaylistServerTests {
 
         let rig = try RecordingRig()
         defer { rig.stop() }
-        let listed = ContinuousClock.now
-        while !AudioDevice.outputDevices.contains(rig.label) {
-            try #require(ContinuousClock.now - listed < .seconds(5), "OpenAL does not list \(rig.label)")
-            try await Task.sleep(for: .milliseconds(50))
-        }
         let raw = folder.file("monitor.raw")
         var events: AsyncStream<EngineEvent>
         let rate: Int
         var itemStarts = 0
+        let samples: [Float]
         do {
             // OpenAL Soft mixes 3 updates ahead of the server; at its default 50 updates a second
             // (60 ms ahead) its mixer thread, starved on a busy 2-core machine, left whole
             // updates of silence in the sink (measured: 4 in 45 s while a build ran). At 20 a
             // second it keeps 150 ms ahead.
-            let engine = try AudioEngine(output: .named(rig.label), attributes: ContextAttributes(refresh: 20, hrtf: .off))
+            let engine = try await ServerListening.engine(on: rig, attributes: ContextAttributes(refresh: 20, hrtf: .off))
             events = engine.events()
             rate = engine.context.frequency
             let playlist = try Playlist(engine: engine, items: [ogg, flac, wav].map { try Sound(engine: engine, streamingContentsOf: $0) })
             playlist.repeatMode = .all
             let log = PlaylistLog()
             playlist.delegate = log
-
-            let parec = try #require(ToolRunner.which("parec"), "parec (pulseaudio-utils) is needed")
-            let recorder = Process()
-            recorder.executableURL = parec
-            recorder.arguments = ["--raw", "--format=float32le", "--channels=1", "--rate=\(rate)", "-d", "\(rig.sinkName).monitor", raw.path]
-            try recorder.run()
-            let recording = ContinuousClock.now
-            while UnderrunTests.fileSize(raw) < rate * 4 / 2 {
-                try #require(ContinuousClock.now - recording < .seconds(20), "parec records nothing")
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            let recorder = try await ServerListening.record(rig, rate: rate, to: raw, after: 0.5)
             try playlist.play()
             try await Task.sleep(for: .seconds(Self.seconds))
             playlist.stop()
             try await Task.sleep(for: .milliseconds(500))
-            kill(recorder.processIdentifier, SIGTERM)
-            let end = ContinuousClock.now + .seconds(5)
-            while recorder.isRunning && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
-            if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) }
+            samples = try await ServerListening.stop(recorder, reading: raw)
             itemStarts = log.events.filter { if case .itemStarted = $0 { return true } else { return false } }.count
             engine.shutdown()
         }
-        var underruns: [StreamUnderrun] = []
-        for await event in events {
-            if case .streamUnderrun(let underrun) = event { underruns.append(underrun) }
-        }
-        let data = try Data(contentsOf: raw)
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let underruns = await ServerListening.underruns(events)
         let first = try #require(samples.firstIndex { abs($0) > 0.1 }, "no tone in the recording")
         let last = try #require(samples.lastIndex { abs($0) > 0.1 })
         // A gap: two samples in a row near silence (the tone moves by 0.02 a sample even

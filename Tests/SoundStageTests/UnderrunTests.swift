@@ -29,47 +29,24 @@ struct UnderrunTests {
     static func run(policy: UnderrunPolicy) async throws -> Heard {
         let rig = try RecordingRig()
         defer { rig.stop() }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !AudioDevice.outputDevices.contains(rig.label) {
-            try #require(ContinuousClock.now < deadline, "OpenAL does not list \(rig.label): \(AudioDevice.outputDevices)")
-            try await Task.sleep(for: .milliseconds(50))
-        }
         let folder = try TemporaryFolder()
         let raw = folder.file("monitor.raw")
         var events: AsyncStream<EngineEvent>
         var stalledAt = 0.0, latency = 0.0
         let rate: Int
+        let samples: [Float]
         do {
-            let engine = try AudioEngine(output: .named(rig.label), attributes: ContextAttributes(hrtf: .off))
+            let engine = try await ServerListening.engine(on: rig)
             events = engine.events()
-            // OpenAL Soft's PulseAudio stream starts mixing a while after the device opens
-            // (measured: about 1.7 s on the test server; its clock stands still until then).
-            let opened = try #require(engine.device.clockNanoseconds)
-            let start = ContinuousClock.now
-            while engine.device.clockNanoseconds == opened {
-                try #require(ContinuousClock.now - start < .seconds(10), "the device's clock does not move")
-                try await Task.sleep(for: .milliseconds(20))
-            }
             rate = engine.context.frequency
             // A whole number of periods, so the loop is seamless.
-            let samples = (0..<(2 * rate)).map { Float(0.5 * sin(2 * Double.pi * frequency * Double($0) / Double(rate))) }
-            let wav = RenderedAudio(format: RenderFormat(sampleRate: rate, channels: .mono), samples: samples).wavData(.float32)
+            let tone = (0..<(2 * rate)).map { Float(0.5 * sin(2 * Double.pi * frequency * Double($0) / Double(rate))) }
+            let wav = RenderedAudio(format: RenderFormat(sampleRate: rate, channels: .mono), samples: tone).wavData(.float32)
             let player = engine.makePlayer(try Sound(engine: engine, streamingData: wav, name: "tone.wav"))
             player.numberOfLoops = -1
             player.underrunPolicy = policy
             try player.setStreamBuffering(StreamBuffering(chunkSeconds: 0.02, chunks: 2, maximumChunks: 8))
-
-            let parec = try #require(ToolRunner.which("parec"), "parec (pulseaudio-utils) is needed")
-            let recorder = Process()
-            recorder.executableURL = parec
-            recorder.arguments = ["--latency-msec=20", "--raw", "--format=float32le", "--channels=1", "--rate=\(rate)", "-d", "\(rig.sinkName).monitor", raw.path]
-            try recorder.run()
-            // parec's stream, too, takes a while to start on a busy server: play once it records.
-            let recording = ContinuousClock.now
-            while Self.fileSize(raw) < rate * 4 / 5 {
-                try #require(ContinuousClock.now - recording < .seconds(20), "parec records nothing")
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            let recorder = try await ServerListening.record(rig, rate: rate, to: raw)
             try player.play()
             try await Task.sleep(for: .milliseconds(1_300))
             latency = player.audioSource?.get(.offsetWithLatency).latency ?? 0
@@ -77,27 +54,12 @@ struct UnderrunTests {
             engine.stallService(seconds: stall)
             try await Task.sleep(for: .milliseconds(1_500))
             #expect(player.isPlaying)
-            // parec writes as it records; SIGTERM ends it at once (it would drain on SIGINT).
-            kill(recorder.processIdentifier, SIGTERM)
-            let end = ContinuousClock.now + .seconds(5)
-            while recorder.isRunning && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
-            if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) }
+            samples = try await ServerListening.stop(recorder, reading: raw)
             engine.shutdown()
         }
         // The engine is gone, so its event stream has ended.
-        var underruns: [StreamUnderrun] = []
-        for await event in events {
-            if case .streamUnderrun(let underrun) = event { underruns.append(underrun) }
-        }
-        let data = try Data(contentsOf: raw)
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let underruns = await ServerListening.underruns(events)
         return Heard(samples: samples, rate: rate, underruns: underruns, stalledAt: stalledAt, latency: latency)
-    }
-
-    /// The size of the file at `url` in bytes (0 when it is not there yet).
-    static func fileSize(_ url: URL) -> Int {
-        var info = stat()
-        return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// The silent stretch inside the tone: its first and last silent samples.
@@ -195,23 +157,11 @@ struct UnderrunTests {
     func playlistRepeatingOne() async throws {
         let rig = try RecordingRig()
         defer { rig.stop() }
-        let listed = ContinuousClock.now
-        while !AudioDevice.outputDevices.contains(rig.label) {
-            try #require(ContinuousClock.now - listed < .seconds(5))
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        var underruns: [StreamUnderrun] = []
         var itemStarts: [Int] = []
         let events: AsyncStream<EngineEvent>
         do {
-            let engine = try AudioEngine(output: .named(rig.label), attributes: ContextAttributes(hrtf: .off))
+            let engine = try await ServerListening.engine(on: rig)
             events = engine.events()
-            let opened = try #require(engine.device.clockNanoseconds)
-            let start = ContinuousClock.now
-            while engine.device.clockNanoseconds == opened {
-                try #require(ContinuousClock.now - start < .seconds(10))
-                try await Task.sleep(for: .milliseconds(20))
-            }
             let rate = engine.context.frequency
             func item(_ seconds: Double, _ f: Double) throws -> Sound {
                 let samples = (0..<Int(seconds * Double(rate))).map { Float(0.3 * sin(2 * Double.pi * f * Double($0) / Double(rate))) }
@@ -228,7 +178,7 @@ struct UnderrunTests {
             #expect(playlist.currentItemIndex == 0)
             engine.shutdown()
         }
-        for await event in events { if case .streamUnderrun(let u) = event { underruns.append(u) } }
+        let underruns = await ServerListening.underruns(events)
         #expect(!underruns.isEmpty)
         for u in underruns { #expect(u.resumedAtFrame < itemStarts[1], "resumed in item 1 while item 0 repeats: \(u)") }
     }

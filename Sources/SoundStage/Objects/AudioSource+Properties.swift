@@ -123,33 +123,26 @@ extension AudioSource {
     /// (`AL_SAMPLE_OFFSET_LATENCY_SOFT`, `AL_SOFT_source_latency`): what is heard now is
     /// `frames - latency * rate`. Check the extension first.
     func sampleOffsetWithLatency() -> (frames: Int, latencyNanoseconds: Int64) {
-        var values: [Int64] = [0, 0]
-        let name = self.name
-        do {
-            try OpenAL.withContext(context.handle) { scope in
-                try scope.call(Self.operationName("sampleOffsetWithLatency()"), on: description) {
-                    alGetSourcei64vSOFT(name, AL_SAMPLE_OFFSET_LATENCY_SOFT, &values)
-                }
-            }
-        } catch {
-            Log.report(error)
-        }
-        return (Int(values[0] >> 32), values[1])
+        sampleOffset(with: AL_SAMPLE_OFFSET_LATENCY_SOFT, "sampleOffsetWithLatency()")
     }
-}
 
-extension AudioSource {
     /// The mixer's playback offset in whole frames (no latency taken off) and the device clock
     /// in nanoseconds at that offset, read together (`AL_SAMPLE_OFFSET_CLOCK_SOFT`, with
     /// `ALC_SOFT_device_clock`): the source reaches frame `frames + r * (t - clock)` at device
     /// clock `t` while it plays at `r` frames a nanosecond. Check the extensions first.
     func sampleOffsetWithClock() -> (frames: Int, clockNanoseconds: Int64) {
+        sampleOffset(with: AL_SAMPLE_OFFSET_CLOCK_SOFT, "sampleOffsetWithClock()")
+    }
+
+    /// The offset in whole frames (32.32 fixed point in OpenAL) and the 64-bit value read with
+    /// it; an error is logged and reads as zeros.
+    private func sampleOffset(with parameter: ALenum, _ member: String) -> (Int, Int64) {
         var values: [Int64] = [0, 0]
         let name = self.name
         do {
             try OpenAL.withContext(context.handle) { scope in
-                try scope.call(Self.operationName("sampleOffsetWithClock()"), on: description) {
-                    alGetSourcei64vSOFT(name, AL_SAMPLE_OFFSET_CLOCK_SOFT, &values)
+                try scope.call(Self.operationName(member), on: description) {
+                    alGetSourcei64vSOFT(name, parameter, &values)
                 }
             }
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Sounds played back to back with no gap and no overlap: the first frame of each item
 /// follows the last frame of the one before, sample-exact, as an album plays.
@@ -31,8 +32,10 @@ public final class Playlist: Sendable, CustomStringConvertible {
 
     /// The sounds, in order.
     public let items: [Sound]
-    /// The player that plays them, one after another, as one sound.
-    public let player: Player
+    /// The player that plays them, one after another, as one sound. A crossfade between
+    /// items (``crossfade(toItem:duration:curve:at:)``) hands the playlist to a new one.
+    public var player: Player { current.withLock { $0 } }
+    let current: Mutex<Player>
     let plan: PlaylistPlan
     let timeline: PlaylistTimeline
 
@@ -60,8 +63,12 @@ public final class Playlist: Sendable, CustomStringConvertible {
         plan = PlaylistPlan(sounds: items, sampleRate: rate, channels: channels ?? widest)
         timeline = PlaylistTimeline(plan: plan)
         self.items = items
-        player = Player(sound: Sound(playlist: plan), engine: engine, timeline: timeline)
-        timeline.state.withLockedValue { $0.playlist = self }
+        let player = Player(sound: Sound(playlist: plan), engine: engine, timeline: timeline)
+        current = Mutex(player)
+        timeline.state.withLockedValue {
+            $0.playlist = self
+            $0.active = ObjectIdentifier(player)
+        }
     }
 
     /// The playlist's sample rate: every item is converted to it.

@@ -6,6 +6,9 @@ final class PlaylistTimeline: Sendable {
         /// The item and frame heard at the last tick; nil before the first, and after a stop.
         var last: (item: Int, frame: Int)?
         weak var playlist: Playlist?
+        /// The player the playlist plays through now: another (the outgoing side of a
+        /// crossfade between items) is not followed.
+        var active: ObjectIdentifier?
         weak var delegate: PlaylistDelegate?
         var subscribers = EventSubscribers<PlaylistEvent>()
     }
@@ -19,9 +22,10 @@ final class PlaylistTimeline: Sendable {
 
     /// The player is heard at playlist frame `frame`: a new item (or the same one begun again,
     /// as a repeat does) ends the last and starts this one.
-    func heard(_ held: borrowing LockHeld, frame: Int, engine: AudioEngine?) {
+    func heard(_ held: borrowing LockHeld, frame: Int, by player: Player, engine: AudioEngine?) {
         let item = plan.item(atFrame: min(frame, max(0, plan.frameCount - 1)))
         let events = state.withLockedValue(held) { s -> [PlaylistEvent] in
+            guard s.active == ObjectIdentifier(player) else { return [] }
             defer { s.last = (item, frame) }
             guard let last = s.last else { return [.itemStarted(index: item)] }
             // A repeat goes back to the item's start; a playhead corrected for a latency that
@@ -43,10 +47,10 @@ final class PlaylistTimeline: Sendable {
 
     /// A seek moved the playhead to `frame`: leaving the item heard is reported now, and the
     /// next tick does not take the jump for a repeat.
-    func moved(_ held: borrowing LockHeld, toFrame frame: Int, engine: AudioEngine?) {
+    func moved(_ held: borrowing LockHeld, toFrame frame: Int, by player: Player, engine: AudioEngine?) {
         let item = plan.item(atFrame: min(frame, max(0, plan.frameCount - 1)))
         let events = state.withLockedValue(held) { s -> [PlaylistEvent] in
-            guard let last = s.last else { return [] }
+            guard s.active == ObjectIdentifier(player), let last = s.last else { return [] }
             s.last = (item, frame)
             return last.item == item ? [] : [.itemEnded(index: last.item), .itemStarted(index: item)]
         }
@@ -55,11 +59,13 @@ final class PlaylistTimeline: Sendable {
 
     /// The player stopped: the item heard ended, and when it played out the playlist
     /// finished; either way the next play starts afresh.
-    func halted(_ held: borrowing LockHeld, playedOut: Bool, engine: AudioEngine?) {
-        let last = state.withLockedValue(held) { s -> Int? in
+    func halted(_ held: borrowing LockHeld, playedOut: Bool, by player: Player, engine: AudioEngine?) {
+        let last = state.withLockedValue(held) { s -> Int?? in
+            guard s.active == ObjectIdentifier(player) else { return .none }
             defer { s.last = nil }
-            return s.last?.item
+            return .some(s.last?.item)
         }
+        guard let last else { return }
         if let last { engine?.post(held, .itemEnded(index: last), to: self) }
         if playedOut { engine?.post(held, .finished, to: self) }
     }

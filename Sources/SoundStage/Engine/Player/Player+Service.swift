@@ -16,7 +16,7 @@ extension Player {
                     s.heard = (feed.frame(atQueueOffset: offset), offset)
                 }
                 if let timeline, s.status == .playing {
-                    timeline.heard(held, frame: s.heard?.frame ?? currentFrame(s), engine: engineRef)
+                    timeline.heard(held, frame: s.heard?.frame ?? currentFrame(s), by: self, engine: engineRef)
                 }
                 return
             }
@@ -68,7 +68,7 @@ extension Player {
     /// decoding failed or the service met an error this run.
     func finish(_ s: inout PlayerState, _ held: borrowing LockHeld) {
         let successfully = s.feed?.failure == nil && s.serviceError == nil
-        timeline?.halted(held, playedOut: true, engine: engineRef)
+        timeline?.halted(held, playedOut: true, by: self, engine: engineRef)
         halt(&s, held, resumeAt: 0)
         engineRef?.post(held, .finished(successfully: successfully), to: self, run: s.run)
     }

@@ -76,7 +76,7 @@ extension Player {
                     halt(&s, held, resumeAt: frame)
                     throw error
                 }
-                timeline?.moved(held, toFrame: frame, engine: engineRef)
+                timeline?.moved(held, toFrame: frame, by: self, engine: engineRef)
                 if refed && wasPlaying {
                     try source.play()
                 } else if !wasPlaying {

@@ -225,7 +225,7 @@ extension Player {
         s.heard = nil
         s.underrunWatch = nil
         s.tweens.removeAll()
-        timeline?.halted(held, playedOut: false, engine: engineRef)
+        timeline?.halted(held, playedOut: false, by: self, engine: engineRef)
         engineRef?.release(held, self)
     }
 }
