@@ -14,10 +14,8 @@ struct PlaylistReviewTests {
         return try Sound(engine: engine, streamingData: wav, name: label)
     }
 
-    static func tone(_ engine: AudioEngine, _ frequency: Double) throws -> Sound {
-        let samples = (0..<(4 * 48_000)).map { Float(0.25 * sin(2 * Double.pi * frequency * Double($0) / 48_000)) }
-        return Sound(buffer: try AudioBuffer(context: engine.context, samples: samples, sampleRate: 48_000, label: "\(Int(frequency)) Hz"))
-    }
+    /// A loaded 4 s sine to loop, the crossfade suite's.
+    static func tone(_ engine: AudioEngine, _ frequency: Double) throws -> Sound { try CrossfadeTests.tone(engine, frequency) }
 
     static func rms(_ x: ArraySlice<Float>) -> Double { (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot() }
 

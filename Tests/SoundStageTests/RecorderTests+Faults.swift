@@ -27,7 +27,7 @@ struct RecorderFaultTests {
         let tone = folder.file("tone.wav")
         try RecordingRig.noise(tone, seconds: 40)
         let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        defer { RecordingRig.stopPlaying(player) }
         for (name, settings) in [("full.wav", RecorderSettings(deviceName: rig.monitor)),
                                  ("full.caf", RecorderSettings(sampleRate: 48_000, channels: 2, bitDepth: 24, deviceName: rig.monitor)),
                                  ("full.ogg", RecorderSettings(sampleRate: 48_000, channels: 2, quality: 1, deviceName: rig.monitor))] {
@@ -60,10 +60,8 @@ struct RecorderFaultTests {
         defer { rig.stop() }
         let folder = try TemporaryFolder()
         let tool = try #require(ToolRunner.soundstage)
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 20)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 20)
+        defer { RecordingRig.stopPlaying(player) }
         let children = try ["killed.wav", "killed.caf", "killed.ogg"].map { name in
             (folder.file(name), try ChildProcess(tool, ["record", folder.file(name).path, "--device", rig.monitor]))
         }
@@ -93,10 +91,8 @@ struct RecorderFaultTests {
         let folder = try TemporaryFolder()
         let tool = try #require(ToolRunner.soundstage)
         // A monitor delivers nothing while its sink plays nothing: a tone plays throughout.
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 20)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 20)
+        defer { RecordingRig.stopPlaying(player) }
         let timed = try ToolRunner.run(tool, ["record", folder.file("timed.caf").path, "--duration", "1", "--device", rig.monitor])
         #expect(timed.status == 0 && timed.stdout.contains("timed.caf: 1.00 s, 48000 Hz mono"), "\(timed)")
         let open = try ChildProcess(tool, ["record", folder.file("open.wav").path, "--device", rig.monitor])

@@ -18,10 +18,8 @@ struct RecorderReviewTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 8)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 8)
+        defer { RecordingRig.stopPlaying(player) }
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         let log = RecorderEventLog(r)
         try r.record()
@@ -42,10 +40,8 @@ struct RecorderReviewTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 8)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 8)
+        defer { RecordingRig.stopPlaying(player) }
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         try r.record()
         Thread.sleep(forTimeInterval: 0.3)
@@ -63,10 +59,8 @@ struct RecorderReviewTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 8)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 8)
+        defer { RecordingRig.stopPlaying(player) }
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         try r.record()
         Thread.sleep(forTimeInterval: 0.3)
@@ -88,10 +82,8 @@ struct RecorderReviewTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 8)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 8)
+        defer { RecordingRig.stopPlaying(player) }
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         let log = RecorderEventLog(r)
         try r.prepareToRecord()
@@ -139,10 +131,8 @@ struct RecorderReviewTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 4)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 4)
+        defer { RecordingRig.stopPlaying(player) }
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         try r.prepareToRecord()
         expectError(.invalidArgument, mentioning: ["time"]) { try r.record(atTime: 1e300) }
@@ -166,7 +156,7 @@ struct RecorderReviewTests {
         try r.record(atTime: t0 + 2)
         print("P4 spans \(r.state.withLockedValue { $0.spans })")
         let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        defer { RecordingRig.stopPlaying(player) }
         Thread.sleep(forTimeInterval: 3)
         r.stop()   // asked: from t0+2 to t0+3 (about 1 s)
         let seconds = Double(r.framesRecorded) / 48_000
@@ -178,10 +168,8 @@ struct RecorderReviewTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 20)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 20)
+        defer { RecordingRig.stopPlaying(player) }
         var early = 0
         for i in 0..<10 {
             let r = try Recorder(url: folder.file("take\(i).wav"), settings: RecorderSettings(deviceName: rig.monitor))
@@ -200,10 +188,8 @@ struct RecorderReviewTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 8)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 8)
+        defer { RecordingRig.stopPlaying(player) }
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         let log = RecorderEventLog(r)
         try r.prepareToRecord()
@@ -223,10 +209,8 @@ struct RecorderReviewTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 8)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 8)
+        defer { RecordingRig.stopPlaying(player) }
         var short: [Int] = []
         for i in 0..<5 {
             let r = try Recorder(url: folder.file("t\(i).wav"), settings: RecorderSettings(deviceName: rig.monitor))
@@ -253,7 +237,7 @@ struct RecorderReviewTests {
         let tone = folder.file("noise.wav")
         try RecordingRig.noise(tone, seconds: 30)
         let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        defer { RecordingRig.stopPlaying(player) }
         let tool = try #require(ToolRunner.soundstage)
         let out = try ToolRunner.run(tool, ["record", disk.appendingPathComponent("full.wav").path, "--duration", "10", "--device", rig.monitor])
         print("status \(out.status)\nstdout: \(out.stdout)\nstderr: \(out.stderr)")
@@ -282,10 +266,8 @@ struct RecorderReviewTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 8)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 8)
+        defer { RecordingRig.stopPlaying(player) }
         let stream = try CaptureStream(deviceNamed: rig.monitor)
         try await Task.sleep(for: .seconds(2))
         try stream.start()

@@ -187,10 +187,8 @@ extension RecorderTests {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
-        let tone = folder.file("tone.wav")
-        try RecordingRig.tone(tone, seconds: 4)
-        let player = try rig.play(tone)
-        defer { kill(player, SIGTERM); _ = Spawn.wait(player) }
+        let player = try rig.playTone(in: folder, seconds: 4)
+        defer { RecordingRig.stopPlaying(player) }
         let recorder = try Recorder(url: folder.file("stream.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         let events = recorder.events()
         try recorder.record(forDuration: 0.3)

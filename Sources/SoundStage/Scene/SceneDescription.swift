@@ -202,20 +202,15 @@ extension SceneDescription {
         }
         var scene = try parse(data, file: url.path)
         scene.baseURL = url.deletingLastPathComponent()
+        // Every sound file named, checked once, the error at the first place that names it.
+        let named = scene.sources.enumerated().map { i, source in
+            (source.sound, source.group.map { "$.groups[\($0)].source.sound" } ?? "$.sources[\(i)].sound")
+        } + scene.musicSounds.map { ($0, "$.music") }
         var checked: Set<String> = []
-        for case .file(let path) in scene.musicSounds where checked.insert(path).inserted {
+        for case (.file(let path), let place) in named where checked.insert(path).inserted {
             let resolved = scene.resolve(path)
             if !FileManager.default.fileExists(atPath: resolved.path) {
-                throw SceneError(file: url.path, path: "$.music", problem: "sound file not found: \(resolved.path)")
-            }
-        }
-        for (i, source) in scene.sources.enumerated() {
-            if case .file(let path) = source.sound, checked.insert(path).inserted {
-                let resolved = scene.resolve(path)
-                if !FileManager.default.fileExists(atPath: resolved.path) {
-                    let where_ = source.group.map { "$.groups[\($0)].source.sound" } ?? "$.sources[\(i)].sound"
-                    throw SceneError(file: url.path, path: where_, problem: "sound file not found: \(resolved.path)")
-                }
+                throw SceneError(file: url.path, path: place, problem: "sound file not found: \(resolved.path)")
             }
         }
         return scene

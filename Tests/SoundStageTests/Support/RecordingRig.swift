@@ -44,6 +44,20 @@ final class RecordingRig {
         try Spawn.start(try #require(ToolRunner.which("paplay")), ["--device=\(sinkName)", file.path])
     }
 
+    /// Writes a `seconds`-long 1 kHz tone into `folder` and plays it into the sink (a monitor
+    /// delivers nothing while its sink plays nothing); ``stopPlaying(_:)`` ends it.
+    func playTone(in folder: TemporaryFolder, seconds: Double) throws -> pid_t {
+        let tone = folder.file("tone.wav")
+        try Self.tone(tone, seconds: seconds)
+        return try play(tone)
+    }
+
+    /// Ends a paplay ``play(_:)`` started, and waits for it.
+    static func stopPlaying(_ player: pid_t) {
+        kill(player, SIGTERM)
+        _ = Spawn.wait(player)
+    }
+
     /// Sleeps until `instant` (at once if it is past): the timeline of a test's calls.
     static func sleep(until instant: ContinuousClock.Instant) {
         let left = (instant - ContinuousClock.now).components
