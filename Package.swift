@@ -84,9 +84,23 @@ let package = Package(
             ],
             path: "Sources/soundstage"
         ),
+        // ncurses, for the drumdub game's screen. Linked by the module map: Debian's
+        // ncurses.pc adds -D flags SwiftPM refuses with a warning, and the header is on the
+        // default path.
+        .systemLibrary(
+            name: "CNcurses",
+            path: "Demos/CNcurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        // The game's signal handling that must be C: quit signals as a flag, and a crash
+        // that restores the terminal before it dies.
+        .target(
+            name: "CTerminalGuard",
+            path: "Demos/CTerminalGuard"
+        ),
         .executableTarget(
             name: "DrumDub",
-            dependencies: ["SoundStage"],
+            dependencies: ["SoundStage", "CNcurses", "CTerminalGuard"],
             path: "Demos/DrumDub"
         ),
         .target(

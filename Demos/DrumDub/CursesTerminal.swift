@@ -1,0 +1,127 @@
+import CNcurses
+import CTerminalGuard
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The game's terminal, through ncurses: raw keys (Ctrl-C and Ctrl-Z arrive as keys, so the
+/// game quits and suspends through its own paths), no echo, no cursor, colours when the
+/// terminal has them. Whatever happens, the terminal is given back as it was: ``close()``
+/// (also from `deinit`), the quit signals through the game's loop, and a crash through
+/// `CTerminalGuard`'s handlers.
+final class CursesTerminal {
+    struct NotATerminal: Error, CustomStringConvertible {
+        var description: String { "the game needs a terminal (standard input and output are not one); render instead: drumdub --script FILE (drumdub --help)" }
+    }
+
+    private var screen: OpaquePointer?
+    private var hasColors = false
+
+    init() throws {
+        guard isatty(0) == 1, isatty(1) == 1 else { throw NotATerminal() }
+        _ = dd_guard_install(1)
+        set_escdelay(25)
+        guard let screen = dd_newterm() else { throw NotATerminal() }
+        self.screen = screen
+        raw()
+        noecho()
+        _ = dd_keypad_on()
+        curs_set(0)
+        timeout(10)
+        if has_colors() {
+            hasColors = true
+            start_color()
+            use_default_colors()
+            let pairs: [(Canvas.Style, Int16, Int16)] = [
+                (.title, Int16(COLOR_CYAN), -1), (.drum, Int16(COLOR_YELLOW), -1), (.player, Int16(COLOR_GREEN), -1),
+                (.meterLow, Int16(COLOR_GREEN), -1), (.meterMid, Int16(COLOR_YELLOW), -1), (.meterHigh, Int16(COLOR_RED), -1),
+                (.alert, Int16(COLOR_WHITE), Int16(COLOR_RED)),
+            ]
+            for (style, foreground, background) in pairs { init_pair(Int16(style.rawValue), foreground, background) }
+        }
+        dd_guard_set_screen_active(1)
+    }
+
+    deinit { close() }
+
+    /// The terminal's size in characters.
+    var size: (columns: Int, rows: Int) { (Int(dd_columns()), Int(dd_lines())) }
+
+    /// Shows `canvas` (only what changed reaches the terminal); a terminal smaller than the
+    /// canvas is asked to grow.
+    func show(_ canvas: Canvas) {
+        erase()
+        let (columns, rows) = size
+        if columns < canvas.columns || rows < canvas.rows {
+            attrset(0)
+            mvaddstr(0, 0, "drumdub needs \(canvas.columns) x \(canvas.rows); this terminal is \(columns) x \(rows).")
+            mvaddstr(1, 0, "Make it larger (q quits).")
+        } else {
+            for row in 0..<canvas.rows {
+                for run in canvas.runs(ofRow: row) {
+                    attrset(attribute(run.style))
+                    mvaddstr(Int32(row), Int32(run.column), run.text)
+                }
+            }
+            attrset(0)
+        }
+        refresh()
+    }
+
+    private func attribute(_ style: Canvas.Style) -> Int32 {
+        switch style {
+        case .normal: return 0
+        case .dim: return dd_dim()
+        case .title, .drum, .player, .alert: return (hasColors ? dd_color_pair(Int16(style.rawValue)) : 0) | dd_bold()
+        case .meterLow, .meterMid, .meterHigh: return hasColors ? dd_color_pair(Int16(style.rawValue)) : 0
+        }
+    }
+
+    /// The next key, waiting up to 10 ms; nil if none came.
+    func readKey() -> Int32? {
+        let key = getch()
+        return key == dd_err() ? nil : key
+    }
+
+    /// Whether `key` says the terminal changed size.
+    static func isResize(_ key: Int32) -> Bool { key == dd_key_resize() }
+
+    /// The game's action for a key, nil for a key the game does not use.
+    static func action(for key: Int32) -> Action? {
+        switch key {
+        case dd_key_up(): return .stepForward
+        case dd_key_down(): return .stepBack
+        case dd_key_left(): return .turnLeft
+        case dd_key_right(): return .turnRight
+        case 3: return .quit        // Ctrl-C
+        case 26: return .suspend    // Ctrl-Z
+        case 32...126: return Action(key: String(UnicodeScalar(UInt8(key))))
+        default: return nil
+        }
+    }
+
+    /// Gives the terminal back for a while (a suspend): the shell's screen and modes.
+    func leave() {
+        endwin()
+        dd_guard_set_screen_active(0)
+    }
+
+    /// Takes the terminal again after ``leave()`` (or after being stopped from outside), and
+    /// repaints all of it.
+    func repaint() {
+        dd_guard_set_screen_active(1)
+        _ = dd_clear_on_refresh()
+        refresh()
+    }
+
+    /// Gives the terminal back for good. Safe to call twice.
+    func close() {
+        guard let screen else { return }
+        endwin()
+        delscreen(screen)
+        self.screen = nil
+        dd_guard_set_screen_active(0)
+    }
+}

@@ -1,0 +1,74 @@
+import CTerminalGuard
+import Foundation
+import SoundStage
+
+/// The game in the terminal: the engine plays on the default output, the loop reads keys
+/// (waiting 10 ms at most), hands the session's and the engine's events to the game, plays
+/// the groove's due hits and redraws about 30 times a second.
+enum Interactive {
+    static let frameSeconds = 1.0 / 30
+
+    static func run(_ options: Options) throws {
+        guard isatty(0) == 1, isatty(1) == 1 else { throw CursesTerminal.NotATerminal() }
+        let assets = try Assets.find(options.assets)
+        // Sound that is the point of the app: calls interrupt it, a lost output pauses it.
+        try AudioSession.shared.setCategory(.playback)
+        let engine = try AudioEngine(attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off))
+        defer { engine.shutdown() }
+        let inbox = Inbox()
+        inbox.listen(to: engine)
+        let game = try Game(engine: engine, assets: assets)
+        try game.start()
+        game.say("welcome: bang the drums with 1-4, walk with the arrows (the keys are on the right)")
+
+        let terminal = try CursesTerminal()
+        defer { terminal.close() }
+        var lastDraw = -Double.infinity
+        loop: while dd_guard_take_quit_signal() == 0 {
+            let key = terminal.readKey()
+            let now = engine.currentTime
+            if let key {
+                if CursesTerminal.isResize(key) {
+                    lastDraw = -.infinity
+                } else if let action = CursesTerminal.action(for: key) {
+                    switch action {
+                    case .quit: break loop
+                    case .suspend: suspend(terminal)
+                    default:
+                        do { try game.perform(action, at: now) } catch { game.say("\(error)", alert: true) }
+                    }
+                }
+            }
+            for event in inbox.take() {
+                game.handle(event, at: now)
+                // Stopped from outside (kill -TSTP) and continued: the screen needs painting again.
+                if case .session(.interruptionEnded) = event { terminal.repaint() }
+            }
+            do { try game.tick(at: now) } catch { game.say("\(error)", alert: true) }
+            if now - lastDraw >= frameSeconds {
+                terminal.show(Screen.draw(game.snapshot(at: now)))
+                lastDraw = now
+            }
+        }
+        terminal.close()
+        print("drumdub: bye")
+    }
+
+    /// Ctrl-Z: the terminal is given back, and the process stops itself with SIGTSTP, which
+    /// the audio session catches: it pauses the output (an interruption) before the process
+    /// stops, and resumes it on `fg` (SIGCONT). The game's screen comes back after.
+    static func suspend(_ terminal: CursesTerminal) {
+        terminal.leave()
+        FileHandle.standardOutput.write(Data("drumdub: suspended, the audio paused; fg brings the game back\n".utf8))
+        kill(getpid(), SIGTSTP)
+        // Until the session has seen the stop and the continue (or, where SIGTSTP is ignored,
+        // with no job control, for a moment).
+        let session = AudioSession.shared
+        let began = ContinuousClock.now
+        while !session.interruptions.contains(.processSuspended), ContinuousClock.now - began < .seconds(1) {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        while session.interruptions.contains(.processSuspended) { Thread.sleep(forTimeInterval: 0.005) }
+        terminal.repaint()
+    }
+}

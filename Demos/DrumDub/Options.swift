@@ -1,0 +1,70 @@
+/// drumdub's command line.
+struct Options {
+    var seconds = 16.0
+    var hrtf = false
+    var render: String?
+    var assets: String?
+    var script: String?
+    var screen: String?
+    var help = false
+
+    struct BadArgument: Error, CustomStringConvertible { let description: String }
+
+    static func parse(_ args: [String]) throws -> Options {
+        var options = Options()
+        var i = 0
+        func value() throws -> String {
+            i += 1
+            guard i < args.count else { throw BadArgument(description: "\(args[i - 1]) needs a value") }
+            return args[i]
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--seconds":
+                guard let s = Double(try value()), s > 0, s <= 3600 else { throw BadArgument(description: "--seconds takes a number in (0, 3600]") }
+                options.seconds = s
+            case "--hrtf": options.hrtf = true
+            case "--render", "-o": options.render = try value()
+            case "--assets": options.assets = try value()
+            case "--script": options.script = try value()
+            case "--screen": options.screen = try value()
+            case "--help", "-h": options.help = true
+            default: throw BadArgument(description: "unknown argument \(args[i])")
+            }
+            i += 1
+        }
+        if options.screen != nil && options.script == nil { throw BadArgument(description: "--screen goes with --script") }
+        return options
+    }
+
+    static let usage = """
+        drumdub: four drums placed around you in a room, played through SoundStage.
+
+        usage: drumdub [--hrtf]          play the game in this terminal (80 x 24 or larger)
+               drumdub --script FILE [--render OUT.wav] [--screen OUT.txt]
+                                        play FILE's timed key presses offline and write the
+                                        sound (FILE with .wav by default), deterministically
+               drumdub --render OUT.wav [--seconds N] [--hrtf]
+                                        render the fixed demo groove offline: the kit circles
+                                        you as you turn
+               drumdub --help
+
+        options:
+          --assets DIR    the assets folder (drums/*.wav and music/loop.ogg); found from
+                          the working directory or the executable by default
+          --hrtf          start with HRTF on (binaural, for headphones)
+          --seconds N     the fixed groove's length in seconds (--render), 16 by default
+          --screen FILE   with --script: write the game's screen at the end as text
+
+        keys:
+        \(Action.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+
+        a script: one key press a line, "SECONDS KEY", with the keys above by name (1, S, w,
+        up, down, left, right, space, p, +, -, g, l, i, q) or a drum's name (snare); "end SECONDS" sets its length (2 s
+        after the last key by default); # starts a comment. As in the game, the music starts
+        at 0. Example: assets/grooves/demo.txt.
+
+        exit status: 0 done, 1 error, 2 bad arguments, 3 no output device (render instead:
+        drumdub --script FILE), 4 not a terminal (the game needs one; render instead).
+        """
+}
