@@ -76,7 +76,8 @@ extension Game {
         }
         // The engine resumed the music already when the end says so; this covers the rest.
         if shouldResume, musicWanted, !music.isPlaying { try? music.play() }
-        say(music.isPlaying ? "interruption over: session active again, music playing on" : "interruption over: session active; p plays the music")
+        let session = engine.session == nil ? "" : " session active again,"
+        say(music.isPlaying ? "interruption over:\(session) music playing on" : "interruption over:\(session) p plays the music")
     }
 
     /// The seed app's route change for `oldDeviceUnavailable` (headphones unplugged): everything

@@ -7,6 +7,8 @@ enum Assets {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("assets")
     /// `assets/drums`: snare, bass, tambourine and maraca WAV files.
     static var drums: URL { folder.appendingPathComponent("drums") }
+    /// `assets/music/loop.ogg`: drumdub's background music, 8 s stereo at 48 kHz.
+    static var music: URL { folder.appendingPathComponent("music/loop.ogg") }
     /// `assets/scenes`: the example scene JSON files.
     static var scenes: URL { folder.appendingPathComponent("scenes") }
 }

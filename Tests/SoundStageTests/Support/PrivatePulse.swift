@@ -60,11 +60,13 @@ final class PrivatePulse: Sendable {
         return try ChildProcess(try #require(ToolRunner.soundstage), ["session"] + arguments, environment: env)
     }
 
-    /// Records `sink`'s monitor, mono float at 48 kHz, until the recording is stopped.
-    func record(_ sink: String) throws -> ChildProcess {
-        try ChildProcess(try #require(ToolRunner.which("parec")),
-                         ["-d", "\(sink).monitor", "--rate=48000", "--channels=1", "--format=float32le", "--raw"],
-                         environment: environment, binaryOutput: true)
+    /// Records `sink`'s monitor, float at 48 kHz (mono, or interleaved stereo), until the
+    /// recording is stopped. `latencyMilliseconds` asks the server to deliver that often.
+    func record(_ sink: String, channels: Int = 1, latencyMilliseconds: Int? = nil) throws -> ChildProcess {
+        let latency = latencyMilliseconds.map { ["--latency-msec=\($0)"] } ?? []
+        return try ChildProcess(try #require(ToolRunner.which("parec")),
+                                ["-d", "\(sink).monitor", "--rate=48000", "--channels=\(channels)", "--format=float32le", "--raw"] + latency,
+                                environment: environment, binaryOutput: true)
     }
 
     /// Stops the daemon and removes its folder.

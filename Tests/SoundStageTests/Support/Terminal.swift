@@ -7,10 +7,25 @@ final class Terminal: Sendable {
     let socket = "soundstage-\(UUID().uuidString.prefix(8))"
     let tmux: URL
 
-    init() throws {
+    init(columns: Int = 160, rows: Int = 40) throws {
         tmux = try #require(ToolRunner.which("tmux"), "tmux is not installed")
-        let status = try ToolRunner.runDiscardingOutput(tmux, ["-L", socket, "new-session", "-d", "-s", "test", "-x", "160", "-y", "40", "bash --norc --noprofile"])
+        let status = try ToolRunner.runDiscardingOutput(tmux, ["-L", socket, "new-session", "-d", "-s", "test", "-x", "\(columns)", "-y", "\(rows)", "bash --norc --noprofile"])
         guard status == 0 else { throw PulseError("tmux did not start (status \(status))") }
+    }
+
+    /// Makes the window `columns` x `rows`, as a user resizing the terminal.
+    func resize(columns: Int, rows: Int) throws {
+        _ = try ToolRunner.runDiscardingOutput(tmux, ["-L", socket, "resize-window", "-t", "test", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// Waits up to `seconds` for the window to show `text`; returns whether it did.
+    func waitFor(_ text: String, seconds: Double = 10) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        repeat {
+            if screen.contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while ContinuousClock.now < deadline
+        return false
     }
 
     /// Types `keys` (tmux key names: "C-z", "Enter", or literal text).

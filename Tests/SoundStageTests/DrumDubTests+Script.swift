@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import SoundStage
+
+/// drumdub's `--script`: the game played offline from timed key presses, checked in the WAV
+/// it writes.
+@Suite("DrumDub: a script of key presses rendered offline")
+struct DrumDubScriptTests {
+    /// Runs drumdub on `script` in `folder`; returns the stereo render (left, right) and the
+    /// screen at the end.
+    static func render(_ script: String, in folder: TemporaryFolder, name: String = "script") throws -> (left: [Float], right: [Float], screen: DrumDubScreen) {
+        let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
+        let file = folder.file("\(name).txt"), wav = folder.file("\(name).wav"), screen = folder.file("\(name)-screen.txt")
+        try Data(script.utf8).write(to: file)
+        let run = try ToolRunner.run(demo, ["--script", file.path, "--render", wav.path, "--screen", screen.path, "--assets", Assets.folder.path])
+        try #require(run.status == 0, "\(run.stderr)")
+        let rig = try LoopbackRig()
+        let samples = try AudioBuffer(context: rig.context, contentsOf: wav).floatSamples()
+        let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+        let right = stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
+        return (left, right, DrumDubScreen(try String(contentsOf: screen, encoding: .utf8)))
+    }
+
+    /// The lag (in frames, within ±`range`) at which `sound` best matches `signal` from `frame`.
+    static func bestLag(_ signal: [Float], _ sound: [Float], at frame: Int, range: Int = 200) -> Int {
+        var best = (lag: 0, score: -Double.infinity)
+        let n = min(sound.count, 4_800)
+        for lag in -range...range {
+            let start = frame + lag
+            guard start >= 0, start + n <= signal.count else { continue }
+            var dot = 0.0
+            for i in 0..<n { dot += Double(signal[start + i]) * Double(sound[i]) }
+            if dot > best.score { best = (lag, dot) }
+        }
+        return best.lag
+    }
+
+    @Test("each key press lands on its frame: the drum's sound starts exactly there, on the channel the map puts it")
+    func pressesLandOnTheirFrames() throws {
+        let folder = try TemporaryFolder()
+        // p at 0 pauses the music before anything is heard; the drums do not overlap.
+        let times = [0.5, 1.0, 1.6, 2.1003]
+        let script = "0 p\n" + zip(times, ["snare", "2", "T", "maraca"]).map { "\($0) \($1)" }.joined(separator: "\n") + "\nend 2.5\n"
+        let render = try Self.render(script, in: folder)
+        let first = render.left.indices.first { render.left[$0] != 0 || render.right[$0] != 0 }
+        let rig = try LoopbackRig()
+        for (d, name) in ["snare", "bass", "tambourine", "maraca"].enumerated() {
+            let sound = try AudioBuffer(context: rig.context, contentsOf: Assets.drums.appendingPathComponent("\(name).wav")).floatSamples()
+            let frame = Int((times[d] * 48_000).rounded())
+            let side = try #require(render.screen.side(of: Character(name.prefix(1).uppercased())))
+            let louder = side > 0 ? render.right : render.left
+            #expect(Self.bestLag(louder, sound, at: frame) == 0, "\(name) pressed at \(times[d]) s: starts \(Self.bestLag(louder, sound, at: frame)) frames off frame \(frame)")
+            if d == 0 { #expect(first.map { $0 >= frame && $0 < frame + 48 } == true, "nothing before the first key: first sound at frame \(first ?? -1)") }
+        }
+    }
+
+    @Test("the drums are heard where the map shows them, and turning 180 degrees swaps every drum's side")
+    func drumsWhereTheMapShowsThem() throws {
+        let folder = try TemporaryFolder()
+        let hits = "0.5 1\n1.0 2\n1.5 3\n2.0 4\nend 2.5\n"
+        let turn = (0..<6).map { "0.0\(($0 + 1)) left" }.joined(separator: "\n")
+        for (name, script) in [("facing", "0 p\n" + hits), ("turned", "0 p\n" + turn + "\n" + hits)] {
+            let render = try Self.render(script, in: folder, name: name)
+            for (d, initial) in ["S", "B", "T", "M"].enumerated() {
+                let side = try #require(render.screen.side(of: Character(initial)), "\(render.screen.lines.joined(separator: "\n"))")
+                let from = Int((0.5 + Double(d) * 0.5) * 48_000), to = from + 12_000
+                let balance = Measure.dB(Array(render.right[from..<to])) - Measure.dB(Array(render.left[from..<to]))
+                #expect(side != 0 && balance * Double(side) > 6, "\(name): \(initial) drawn on side \(side), heard right minus left \(balance) dB")
+            }
+        }
+    }
+
+    @Test("the music loops without a gap: 17 s of it are the 8 s loop played end to end, at the music's volume, sample for sample")
+    func musicLoopsWithoutAGap() throws {
+        let folder = try TemporaryFolder()
+        let render = try Self.render("end 17\n", in: folder)
+        #expect(render.left.count == 17 * 48_000)
+        let rig = try LoopbackRig()
+        let loop = try AudioBuffer(context: rig.context, contentsOf: Assets.music).floatSamples()
+        let frames = loop.count / 2
+        #expect(frames == 384_000)
+        // The game's music volume is 0.5; the render is 16-bit.
+        var worst: Float = 0, worstFrame = 0
+        for f in render.left.indices {
+            let source = f % frames
+            let d = max(abs(render.left[f] - 0.5 * loop[2 * source]), abs(render.right[f] - 0.5 * loop[2 * source + 1]))
+            if d > worst { (worst, worstFrame) = (d, f) }
+        }
+        #expect(worst <= 2.0 / 32_768, "the render differs from the loop played end to end by \(worst) at frame \(worstFrame)")
+        // So no 10 ms of it is quieter than the loop's own quietest 10 ms (at -6 dB).
+        func quietest(_ samples: [Float]) -> Double {
+            stride(from: 0, to: samples.count - 480, by: 480).map { Measure.dB(Array(samples[$0..<($0 + 480)])) }.min() ?? -200
+        }
+        let own = quietest(stride(from: 0, to: loop.count, by: 2).map { loop[$0] })
+        #expect(quietest(render.left) > own - 6.03 - 0.1, "quietest 10 ms \(quietest(render.left)) dB; the loop's own \(own) dB")
+    }
+
+    @Test("a bad script is refused naming its line, and --help lists the keys")
+    func badScripts() throws {
+        let demo = try #require(ToolRunner.product("drumdub"))
+        let folder = try TemporaryFolder()
+        for (script, reason) in [("0.5 1\n0.7 x\n", "line 2"), ("1.0 1\n0.5 2\n", "must not go back"), ("0 ctrl-z\n", "suspends"), ("1 S\nend 0.5\n", "after the end")] {
+            let file = folder.file("bad.txt")
+            try Data(script.utf8).write(to: file)
+            let run = try ToolRunner.run(demo, ["--script", file.path, "--render", folder.file("bad.wav").path, "--assets", Assets.folder.path])
+            #expect(run.status == 1 && run.stderr.contains(reason) && run.stderr.contains("bad.txt"), "\(script): \(run.status) \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file("bad.wav").path))
+        }
+        let help = try ToolRunner.run(demo, ["--help"])
+        #expect(help.status == 0 && help.stdout.contains("Ctrl-Z") && help.stdout.contains("--script FILE"))
+        let noTerminal = try ToolRunner.run(demo, ["--assets", Assets.folder.path])
+        #expect(noTerminal.status == 4 && noTerminal.stderr.contains("needs a terminal"), "\(noTerminal.stderr)")
+    }
+}
