@@ -12,6 +12,7 @@ static atomic_int screen_active = 0;
 static int saved_fd = -1;
 static struct termios saved;
 static int have_saved = 0;
+static atomic_int saved_stderr = -1;
 
 /* The dispositions the crash handlers replaced (Swift's backtracer's, or the defaults),
  * put back before the signal is raised again so they still run. */
@@ -20,6 +21,8 @@ static struct sigaction previous[NSIG];
 static void on_quit(int signo) { atomic_store(&quit_signal, signo); }
 
 static void on_crash(int signo) {
+    int err = atomic_load(&saved_stderr);
+    if (err >= 0) dup2(err, 2);
     if (atomic_load(&screen_active) && have_saved) {
         /* Normal screen (rmcup), cursor visible, attributes off; then the saved modes. */
         static const char reset[] = "\033[?1049l\033[?25h\033[0m\r\n";
@@ -52,3 +55,5 @@ int dd_guard_install(int fd) {
 int dd_guard_take_quit_signal(void) { return atomic_exchange(&quit_signal, 0); }
 
 void dd_guard_set_screen_active(int active) { atomic_store(&screen_active, active); }
+
+void dd_guard_set_saved_stderr(int fd) { atomic_store(&saved_stderr, fd); }

@@ -18,12 +18,30 @@ final class CursesTerminal {
 
     private var screen: OpaquePointer?
     private var hasColors = false
+    /// The real standard error, kept while fd 2 writes to ``log``.
+    private var savedStderr: Int32 = -1
+    /// Where standard error goes while the screen is up: OpenAL Soft and libpulse print their
+    /// complaints there (a lost stream, a missing system bus), which would write over the
+    /// screen.
+    let log: String
 
-    init() throws {
+    init(log: String) throws {
         guard isatty(0) == 1, isatty(1) == 1 else { throw NotATerminal() }
+        self.log = log
+        let logFD = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if logFD >= 0 {
+            savedStderr = dup(2)
+            fflush(nil)
+            dup2(logFD, 2)
+            Glibc.close(logFD)
+            dd_guard_set_saved_stderr(savedStderr)
+        }
         _ = dd_guard_install(1)
         set_escdelay(25)
-        guard let screen = dd_newterm() else { throw NotATerminal() }
+        guard let screen = dd_newterm() else {
+            restoreStderr()
+            throw NotATerminal()
+        }
         self.screen = screen
         raw()
         noecho()
@@ -116,12 +134,21 @@ final class CursesTerminal {
         refresh()
     }
 
-    /// Gives the terminal back for good. Safe to call twice.
+    /// Gives the terminal back for good, and standard error. Safe to call twice.
     func close() {
         guard let screen else { return }
         endwin()
         delscreen(screen)
         self.screen = nil
         dd_guard_set_screen_active(0)
+        restoreStderr()
+    }
+
+    private func restoreStderr() {
+        guard savedStderr >= 0 else { return }
+        dd_guard_set_saved_stderr(-1)
+        dup2(savedStderr, 2)
+        Glibc.close(savedStderr)
+        savedStderr = -1
     }
 }

@@ -21,7 +21,8 @@ enum Interactive {
         try game.start()
         game.say("welcome: bang the drums with 1-4, walk with the arrows (the keys are on the right)")
 
-        let terminal = try CursesTerminal()
+        let log = options.log ?? (FileManager.default.temporaryDirectory.path + "/drumdub-\(getpid()).log")
+        let terminal = try CursesTerminal(log: log)
         defer { terminal.close() }
         var lastDraw = -Double.infinity
         loop: while dd_guard_take_quit_signal() == 0 {
@@ -51,6 +52,12 @@ enum Interactive {
             }
         }
         terminal.close()
+        let logged = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+        if logged > 0 {
+            print("drumdub: what the audio libraries said while the game ran is in \(log)")
+        } else if options.log == nil {
+            try? FileManager.default.removeItem(atPath: log)
+        }
         print("drumdub: bye")
     }
 

@@ -6,6 +6,7 @@ struct Options {
     var assets: String?
     var script: String?
     var screen: String?
+    var log: String?
     var help = false
 
     struct BadArgument: Error, CustomStringConvertible { let description: String }
@@ -28,6 +29,7 @@ struct Options {
             case "--assets": options.assets = try value()
             case "--script": options.script = try value()
             case "--screen": options.screen = try value()
+            case "--log": options.log = try value()
             case "--help", "-h": options.help = true
             default: throw BadArgument(description: "unknown argument \(args[i])")
             }
@@ -55,6 +57,8 @@ struct Options {
           --hrtf          start with HRTF on (binaural, for headphones)
           --seconds N     the fixed groove's length in seconds (--render), 16 by default
           --screen FILE   with --script: write the game's screen at the end as text
+          --log FILE      the game: where standard error goes while the screen is up (what
+                          OpenAL Soft and libpulse print); a temporary file by default
 
         keys:
         \(Action.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))

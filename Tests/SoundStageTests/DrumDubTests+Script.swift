@@ -95,6 +95,29 @@ struct DrumDubScriptTests {
         #expect(quietest(render.left) > own - 6.03 - 0.1, "quietest 10 ms \(quietest(render.left)) dB; the loop's own \(own) dB")
     }
 
+    @Test("a recorded groove loops: each hit comes back on its frame every loop, as voices the status line counts")
+    func grooveLoops() throws {
+        let folder = try TemporaryFolder()
+        // Recorded from 0.5 s to 1.5 s: the snare at once, the bass 0.25 s later; a 1 s loop.
+        let render = try Self.render("0 p\n0.5 g\n0.5 1\n0.75 2\n1.5 g\nend 3.6\n", in: folder)
+        let rig = try LoopbackRig()
+        let snare = try AudioBuffer(context: rig.context, contentsOf: Assets.drums.appendingPathComponent("snare.wav")).floatSamples()
+        let bass = try AudioBuffer(context: rig.context, contentsOf: Assets.drums.appendingPathComponent("bass.wav")).floatSamples()
+        // The bangs at 0.5 and 0.75 s, then the loop from 1.5 s: snare at 1.5, 2.5, 3.5 s and
+        // bass at 1.75, 2.75 s. The snare is front left, the bass front right.
+        for at in [0.5, 1.5, 2.5, 3.5] {
+            #expect(Self.bestLag(render.left, snare, at: Int((at * 48_000).rounded())) == 0, "snare at \(at) s")
+        }
+        for at in [0.75, 1.75, 2.75] {
+            #expect(Self.bestLag(render.right, bass, at: Int((at * 48_000).rounded())) == 0, "bass at \(at) s")
+        }
+        // Between loop passes the kit is silent: the loop adds nothing of its own.
+        #expect(Measure.dB(Array(render.left[Int(1.26 * 48_000)..<Int(1.49 * 48_000)])) < -100)
+        // At 3.6 s the third pass's snare (0.25 s from 3.5 s) still plays, as one real voice.
+        #expect(render.screen.lines.contains { $0.hasPrefix("voices  1 real, 0 virtual") }, "\(render.screen.lines.suffix(4))")
+        #expect(render.screen.lines.contains { $0.contains("groove: looping 2 hits / 1.0 s") })
+    }
+
     @Test("a bad script is refused naming its line, and --help lists the keys")
     func badScripts() throws {
         let demo = try #require(ToolRunner.product("drumdub"))

@@ -17,4 +17,9 @@ int dd_guard_take_quit_signal(void);
 /// shows its screen.
 void dd_guard_set_screen_active(int active);
 
+/// The descriptor holding the real standard error while fd 2 goes to a log (the game's
+/// screen must not be written over by libraries' messages); a crash puts it back first.
+/// -1: none.
+void dd_guard_set_saved_stderr(int fd);
+
 #endif
