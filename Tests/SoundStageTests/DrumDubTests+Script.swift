@@ -118,6 +118,26 @@ struct DrumDubScriptTests {
         #expect(render.screen.lines.contains { $0.contains("groove: looping 2 hits / 1.0 s") })
     }
 
+    @Test("r puts a room reverb on the drums (a tail after the snare ends); h turns HRTF on (the far ear hears the snare later)")
+    func reverbAndHRTF() throws {
+        let folder = try TemporaryFolder()
+        let dry = try Self.render("0 p\n0.5 1\nend 1.5\n", in: folder, name: "dry")
+        let room = try Self.render("0 p\n0 r\n0 r\n0 r\n0.5 1\nend 1.5\n", in: folder, name: "room")
+        let hrtf = try Self.render("0 p\n0 h\n0.5 1\nend 1.5\n", in: folder, name: "hrtf")
+        // The snare is 0.25 s long: from 0.8 s on, only a reverb's tail is left.
+        let tail = { (r: [Float]) in Measure.dB(Array(r[Int(0.8 * 48_000)..<Int(1.3 * 48_000)])) }
+        print("drumdub r: after the snare, dry \(tail(dry.left)) dB, stone room \(tail(room.left)) dB")
+        #expect(tail(dry.left) < -100 && tail(room.left) > -60, "dry \(tail(dry.left)) dB, stone room \(tail(room.left)) dB")
+        #expect(room.screen.lines.contains { $0.contains("reverb stone room, HRTF disabled") })
+        #expect(hrtf.screen.lines.contains { $0.contains("HRTF enabled") }, "\(hrtf.screen.lines.joined(separator: "\n"))")
+        let left = try #require(Measure.onset(hrtf.left, threshold: 1e-3)), right = try #require(Measure.onset(hrtf.right, threshold: 1e-3))
+        print("drumdub h: the snare reaches the right ear \(right - left) frames after the left")
+        // Front left at 45 degrees: the left ear first, by the interaural delay (about 0.3 to
+        // 0.6 ms). The level difference of this broadband sound is small under HRTF, so the
+        // delay is what is checked.
+        #expect(right - left >= 10 && right - left <= 40, "interaural delay under HRTF: \(right - left) frames")
+    }
+
     @Test("a bad script is refused naming its line, and --help lists the keys")
     func badScripts() throws {
         let demo = try #require(ToolRunner.product("drumdub"))
