@@ -36,8 +36,7 @@ struct Render: ParsableCommand {
         wav.write(audio)
         do {
             if let plot {
-                let svg = ScenePlot.svg(scene: description, audio: audio, realFractions: render.realFractions)
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: plot), options: .atomic)
+                try ScenePlot.writeSVG(scene: description, audio: audio, realFractions: render.realFractions, to: URL(fileURLWithPath: plot))
             }
         } catch {
             fail("\(error)")

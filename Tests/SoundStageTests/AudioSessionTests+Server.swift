@@ -206,7 +206,13 @@ extension AudioSessionServerTests {
         defer { terminal.close() }
         let env = pulse.environment.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         try terminal.run("env \(env) ALSOFT_DRIVERS=pulse \(try #require(ToolRunner.soundstage).path) session --file \(tone.path) --status-every 0.05 > \(log.path) 2>&1")
-        func logLines() -> [String] { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+        // Read with a file handle: FoundationEssentials' String(contentsOf:) leaks its buffer
+        // (LeakSanitizer, scripts/sanitize.sh address) when it reads a file another process
+        // is writing, as this log is.
+        func logLines() -> [String] {
+            let data = FileHandle(forReadingAtPath: log.path).map { handle in defer { try? handle.close() }; return handle.readDataToEndOfFile() } ?? Data()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
         func wait(_ text: String, seconds: Double = 10) -> Bool {
             let deadline = ContinuousClock.now + .seconds(seconds)
             while ContinuousClock.now < deadline {

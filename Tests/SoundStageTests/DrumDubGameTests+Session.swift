@@ -71,4 +71,17 @@ extension DrumDubGameTests {
         try game.press("i")
         #expect(game.terminal.waitFor("interruption over: session active again, music playing on"), "\(game.terminal.screen)")
     }
+
+    @Test("no output device: the game says so and how to render instead, exit status 3, the terminal untouched")
+    func noOutputDevice() throws {
+        let terminal = try Terminal(columns: 80, rows: 24)
+        defer { terminal.close() }
+        let folder = try TemporaryFolder()
+        let demo = try #require(ToolRunner.product("drumdub"))
+        try terminal.run("stty -g > \(folder.file("before").path); ALSOFT_DRIVERS=pulse PULSE_SERVER=unix:/nonexistent \(demo.path) --assets \(Assets.folder.path); echo status $?; stty -g > \(folder.file("after").path)")
+        #expect(terminal.waitFor("status 3"), "\(terminal.screen)")
+        #expect(terminal.screen.contains("render instead, e.g. drumdub --script assets/grooves/demo.txt"), "\(terminal.screen)")
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try String(contentsOf: folder.file("before"), encoding: .utf8) == String(contentsOf: folder.file("after"), encoding: .utf8))
+    }
 }

@@ -60,7 +60,8 @@ struct RecorderSessionTests {
         #expect(!stopping.isRecording, "a stopped recorder does not come back")
     }
 
-    @Test("its device goes away mid-recording: deviceLost, paused with the file whole; moved to another device it records on into the same file")
+    @Test("its device goes away mid-recording: deviceLost, paused with the file whole; moved to another device it records on into the same file",
+          .disabled(if: RecordingRig.underSanitizer, "counts what real-time capture delivered, slowed by the sanitizer"))
     func lostAndMoved() throws {
         let first = try RecordingRig(), second = try RecordingRig()
         defer { first.stop(); second.stop() }

@@ -27,7 +27,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     private let extensionSet: Set<String>
     let liveSources = Atomic<Int>(0)
     /// What the context was made with (and the HRTF since switched to).
-    let requestedAttributes: Mutex<ContextAttributes>
+    let requestedAttributes: LockedBox<ContextAttributes>
     /// Auxiliary effect slots alive in the context (``effectSlotLimit`` at most).
     let liveEffectSlots = Atomic<Int>(0)
     /// The auxiliary effect slots a context may have: OpenAL Soft 1.19 makes 64 (its
@@ -42,7 +42,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     ///   attributes or an unknown HRTF name; ``SoundStageError/Code-swift.struct/extensionMissing``
     ///   when HRTF or the limiter is asked for without its extension.
     public init(device: AudioDevice, attributes: ContextAttributes = ContextAttributes()) throws {
-        requestedAttributes = Mutex(attributes)
+        requestedAttributes = LockedBox(attributes)
         let id = AudioContext.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let object = "new context on \(device)"
         func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {

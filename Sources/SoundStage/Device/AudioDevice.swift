@@ -235,6 +235,9 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
             throw failure(.invalidArgument, "render(frames:)", "frame count must not be negative, got \(frames)")
         }
         let count = frames * format.channels.channelCount
+        // Nothing to mix; and an empty array made with unsafeUninitializedCapacity writes its
+        // count into the shared empty storage, which ThreadSanitizer reports as a race.
+        guard count > 0 else { return RenderedAudio(format: format, samples: []) }
         switch format.sampleType {
         case .float32:
             let samples = try [Float](unsafeUninitializedCapacity: count) { buffer, initialized in

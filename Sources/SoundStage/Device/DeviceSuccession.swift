@@ -9,7 +9,7 @@ enum DeviceSuccession {
         weak var to: AudioDevice?
     }
 
-    private static let steps = Mutex<[Step]>([])
+    private static let steps = LockedBox<[Step]>([])
 
     /// Records that `new` took over from `old`.
     static func record(from old: AudioDevice, to new: AudioDevice) {

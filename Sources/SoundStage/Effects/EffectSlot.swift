@@ -14,7 +14,7 @@ public final class EffectSlot: Sendable, CustomStringConvertible {
         var gain: Float = 1
         var sendAuto = true
     }
-    private let loaded = Mutex(Loaded())
+    private let loaded = LockedBox(Loaded())
 
     /// Makes a slot in `context`, with no effect loaded.
     ///

@@ -56,7 +56,7 @@ public final class AudioEngine: Sendable {
     /// The context every player of this engine plays in; it changes with ``device``.
     public var context: AudioContext { output.withLock { $0.context } }
     /// The device and context in use, and what was asked for.
-    let output: Mutex<EngineOutput>
+    let output: LockedBox<EngineOutput>
     /// The attributes every context of the engine is made with: those it was made with, and
     /// the HRTF it switched to since (``switchHRTF(_:named:)``).
     public var attributes: ContextAttributes { context.attributes }
@@ -112,7 +112,7 @@ public final class AudioEngine: Sendable {
         var attributes = attributes
         attributes.auxiliarySends = attributes.auxiliarySends ?? Self.defaultAuxiliarySends
         let context = try AudioContext(device: device, attributes: attributes)
-        self.output = Mutex(EngineOutput(device: device, context: context, requested: output))
+        self.output = LockedBox(EngineOutput(device: device, context: context, requested: output))
         isOffline = output.isOffline
         self.tickSeconds = tick
         let found = foundErrors

@@ -3,7 +3,7 @@ import Synchronization
 /// Errors waiting to be posted, behind a lock of their own: what an engine's context error
 /// sink appends to, from wherever the error was found.
 final class ErrorQueue: Sendable {
-    private let errors = Mutex<[SoundStageError]>([])
+    private let errors = LockedBox<[SoundStageError]>([])
 
     func append(_ error: SoundStageError) { errors.withLock { $0.append(error) } }
 

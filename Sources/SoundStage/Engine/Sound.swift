@@ -23,10 +23,10 @@ public final class Sound: Sendable, CustomStringConvertible {
     }
 
     let storage: Storage
-    private let cachedSamples = Mutex<[Float]?>(nil)
+    private let cachedSamples = LockedBox<[Float]?>(nil)
     /// A loaded sound's buffer on the device its engine plays to now. Replaced, not added
     /// to, when the engine moves: the old buffer, and with it the old device, can then go.
-    private let current: Mutex<AudioBuffer?>
+    private let current: LockedBox<AudioBuffer?>
 
     /// The length in seconds.
     public let duration: Double
@@ -42,7 +42,7 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// Wraps a buffer already made (it must belong to the device of the engine that plays it).
     public init(buffer: AudioBuffer) {
         storage = .loaded
-        current = Mutex(buffer)
+        current = LockedBox(buffer)
         duration = buffer.duration
         frameCount = buffer.frameCount
         sampleRate = buffer.sampleRate
@@ -86,7 +86,7 @@ public final class Sound: Sendable, CustomStringConvertible {
     private init(streaming data: Data, name: String) throws {
         let decoder = try SoundFile.decoder(data, name: name)
         storage = .streamed(data: data, name: name)
-        current = Mutex(nil)
+        current = LockedBox(nil)
         frameCount = decoder.frameCount
         sampleRate = decoder.sampleRate
         channelCount = decoder.channels.channelCount
@@ -97,7 +97,7 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// A playlist's items as one streamed sound, in the playlist's format.
     init(playlist plan: PlaylistPlan) {
         storage = .playlist(plan)
-        current = Mutex(nil)
+        current = LockedBox(nil)
         frameCount = plan.frameCount
         sampleRate = plan.sampleRate
         channelCount = plan.channels.channelCount

@@ -13,7 +13,7 @@ import Synchronization
 enum Log {
     static let logger = Logger(label: "SoundStage")
 
-    private static let waiting = Mutex<[String]>([])
+    private static let waiting = LockedBox<[String]>([])
     /// Whether reports wait for the lock to be let go (read on every outermost unlock).
     private static let hasWaiting = Atomic<Bool>(false)
 

@@ -11,7 +11,7 @@ final class SerialThread: Sendable {
         var started = false
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = LockedBox(Queue())
     /// How long the thread waits for a job before it ends.
     static let idleSeconds = 5.0
     private let wake = DispatchSemaphore(value: 0)

@@ -89,7 +89,7 @@ struct UncheckedJournal: ~Copyable {
     private let last = Atomic<UInt64>(0)
     /// Where an error found for these writes by an unrelated call goes (an engine's event
     /// queue); nil sends it to the log.
-    let sink = Mutex<(@Sendable (SoundStageError) -> Void)?>(nil)
+    let sink = LockedBox<(@Sendable (SoundStageError) -> Void)?>(nil)
 
     init() {}
 

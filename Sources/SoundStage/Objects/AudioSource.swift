@@ -21,9 +21,9 @@ public final class AudioSource: Sendable, CustomStringConvertible {
     /// through the context (the source keeps its context, and so the handle, alive).
     let handle: ContextHandle
     let name: ALuint
-    private let feed = Mutex(Feed())
+    private let feed = LockedBox(Feed())
     /// The filter and slots the source uses, retained so none is deleted while in use.
-    let effectLinks = Mutex(EffectLinks())
+    let effectLinks = LockedBox(EffectLinks())
 
     /// Makes a source in `context`.
     ///

@@ -177,6 +177,19 @@ public enum ScenePlot {
     }
 
     /// Short names of the channels of `layout`, e.g. L and R.
+    /// Writes ``svg(scene:audio:realFractions:)`` to `url`, as ``RenderedAudio/writeWAV(to:as:)``
+    /// writes: whole or not at all, a device node or FIFO in place.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` naming the file.
+    public static func writeSVG(scene: SceneDescription, audio: RenderedAudio, realFractions: [Double]?, to url: URL) throws {
+        do {
+            try WholeFileWrite.write(Data(svg(scene: scene, audio: audio, realFractions: realFractions).utf8), to: url)
+        } catch {
+            throw SoundStageError(.fileAccess, operation: "ScenePlot.writeSVG(scene:audio:realFractions:to:)", object: url.path,
+                                  reason: "cannot write the file (\(error.localizedDescription))")
+        }
+    }
+
     public static func channelNames(_ layout: ChannelLayout) -> [String] { layout.channelNames }
 
     static func label(_ sound: SoundDescription) -> String {

@@ -28,7 +28,7 @@ final class MonitorSession: Sendable {
     private let loop: PulseHandle
     private let clientName: String
     private let handler: @Sendable (SoundServerEvent) -> Void
-    let state = Mutex(MonitorConnection())
+    let state = LockedBox(MonitorConnection())
 
     private init(loop: PulseHandle, clientName: String, handler: @escaping @Sendable (SoundServerEvent) -> Void) {
         self.loop = loop

@@ -77,7 +77,7 @@ final class SleepWatcher: Sendable {
 
     private let onEvent: @Sendable (SleepEvent) -> Void
     private let onFailure: (@Sendable (SleepWatcherError) -> Void)?
-    private let state = Mutex<Running?>(nil)
+    private let state = LockedBox<Running?>(nil)
 
     /// A running watcher: its thread and the eventfd that tells it to quit.
     private struct Running: Sendable {
@@ -266,7 +266,7 @@ private final class SleepWorker: Sendable {
     private enum Phase { case starting, started(Int32), abandoned }
     /// Startup handshake with `launch()`: errors before the subscription is
     /// confirmed go to `launch()` (which throws them), later ones to `onFailure`.
-    private let phase = Mutex(Phase.starting)
+    private let phase = LockedBox(Phase.starting)
 
     init(bus: BusHandle, wake: OwnedFD, ready: OwnedFD,
          onEvent: @escaping @Sendable (SleepEvent) -> Void,

@@ -45,7 +45,7 @@ final class SoundServerMonitor: Sendable {
     private let handler: @Sendable (SoundServerEvent) -> Void
     /// The running session, if any. A session owns one mainloop and lives from
     /// `start()` to `stop()`; a later `start()` creates a fresh one.
-    private let current = Mutex<MonitorSession?>(nil)
+    private let current = LockedBox<MonitorSession?>(nil)
 
     /// Creates a stopped monitor.
     ///

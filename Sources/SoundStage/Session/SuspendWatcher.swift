@@ -73,7 +73,7 @@ enum SuspendWatcherError: Error, Sendable, Equatable, CustomStringConvertible {
 final class SuspendWatcher: Sendable {
     private let willSuspend: @Sendable () -> Void
     private let didResume: @Sendable () -> Void
-    private let state = Mutex<Running?>(nil)
+    private let state = LockedBox<Running?>(nil)
 
     private struct Running: Sendable {
         let worker: SuspendWorker
@@ -156,7 +156,7 @@ private final class SuspendWorker: Sendable {
     let willSuspend: @Sendable () -> Void
     let didResume: @Sendable () -> Void
     /// Whether our relay owns the dispositions (true between activate/deactivate).
-    private let active = Mutex(false)
+    private let active = LockedBox(false)
 
     init(pipeRead: OwnedFD, pipeWrite: OwnedFD,
          willSuspend: @escaping @Sendable () -> Void,

@@ -43,9 +43,11 @@ extension RenderedAudio {
     }
 
     /// Writes a WAV file; the file appears only when complete (written aside, then renamed).
+    /// A destination that is not a regular file (`/dev/null`, a FIFO) is written in place, and
+    /// a symbolic link's target is written.
     public func writeWAV(to url: URL, as sampleFormat: WAVSampleFormat = .pcm16) throws {
         do {
-            try wavData(sampleFormat).write(to: url, options: .atomic)
+            try WholeFileWrite.write(wavData(sampleFormat), to: url)
         } catch {
             throw Self.failure(.fileAccess, "writeWAV(to:as:)", object: url.path, "cannot write the file (\(error.localizedDescription))")
         }

@@ -18,6 +18,11 @@ final class RecordingRig {
     /// runs them later, alone (`SOUNDSTAGE_TIMING_TESTS=later`).
     static var timingEnabled: Bool { enabled && ProcessInfo.processInfo.environment["SOUNDSTAGE_TIMING_TESTS"] != "later" }
 
+    /// Whether the suite runs under a sanitizer (`scripts/sanitize.sh` says which): tests that
+    /// measure whether capture keeps up in real time do not run then, as the sanitizer slows
+    /// every thread several times.
+    static var underSanitizer: Bool { ProcessInfo.processInfo.environment["SOUNDSTAGE_SANITIZER"] != nil }
+
     init() throws {
         // Recorders record only in a category that can (as AVAudioRecorder); for players,
         // playAndRecord behaves as the default category.

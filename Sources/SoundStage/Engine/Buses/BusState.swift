@@ -53,24 +53,43 @@ struct BusFade {
 
 /// A ducking rule in force, and how far it has ducked its target.
 struct DuckingState {
-    let rule: DuckingRule
+    /// The rule's buses as indices and its numbers, not the rule itself: a rule holds its
+    /// buses, which hold the pool, so keeping it here would make the pool keep itself alive.
     let trigger: Int32
     let target: Int32
+    let depthDB: Float
+    let attackSeconds: Double
+    let releaseSeconds: Double
     /// The duck in dB (0 ... -depth) at ``seconds``.
     var levelDB: Float = 0
     var seconds: Double = 0
     /// Whether the trigger was playing at the last refresh.
     var active = false
 
+    init(rule: DuckingRule, seconds: Double) {
+        trigger = rule.trigger.index
+        target = rule.target.index
+        depthDB = rule.depthDB
+        attackSeconds = rule.attackSeconds
+        releaseSeconds = rule.releaseSeconds
+        self.seconds = seconds
+    }
+
+    /// Whether this is the state of `rule`.
+    func isState(of rule: DuckingRule) -> Bool {
+        trigger == rule.trigger.index && target == rule.target.index && depthDB == rule.depthDB
+            && attackSeconds == rule.attackSeconds && releaseSeconds == rule.releaseSeconds
+    }
+
     /// The duck at `seconds`, moving from ``levelDB`` toward the depth (trigger playing) or
     /// 0 (silent) at the rule's attack or release rate.
     func level(at later: Double, active: Bool) -> Float {
         let dt = Float(max(0, later - seconds))
         if active {
-            let rate = rule.attackSeconds > 0 ? rule.depthDB / Float(rule.attackSeconds) : .infinity
-            return max(-rule.depthDB, levelDB - rate * dt)
+            let rate = attackSeconds > 0 ? depthDB / Float(attackSeconds) : .infinity
+            return max(-depthDB, levelDB - rate * dt)
         }
-        let rate = rule.releaseSeconds > 0 ? rule.depthDB / Float(rule.releaseSeconds) : .infinity
+        let rate = releaseSeconds > 0 ? depthDB / Float(releaseSeconds) : .infinity
         return min(0, levelDB + rate * dt)
     }
 }

@@ -82,7 +82,7 @@ extension VoicePool {
         OpenAL.lock.withLock { held in
             let now = engineSeconds()
             state.withLockedValue(held) { s in
-                s.ducking.append(DuckingState(rule: rule, trigger: rule.trigger.index, target: rule.target.index, seconds: now))
+                s.ducking.append(DuckingState(rule: rule, seconds: now))
                 refreshBuses(&s, nowSeconds: now)
             }
         }
@@ -92,7 +92,7 @@ extension VoicePool {
         OpenAL.lock.withLock { held in
             let now = engineSeconds()
             state.withLockedValue(held) { s in
-                s.ducking.removeAll { $0.rule == rule }
+                s.ducking.removeAll { $0.isState(of: rule) }
                 refreshBuses(&s, nowSeconds: now)
             }
         }

@@ -35,7 +35,7 @@ public final class Playlist: Sendable, CustomStringConvertible {
     /// The player that plays them, one after another, as one sound. A crossfade between
     /// items (``crossfade(toItem:duration:curve:at:)``) hands the playlist to a new one.
     public var player: Player { current.withLock { $0 } }
-    let current: Mutex<Player>
+    let current: LockedBox<Player>
     let plan: PlaylistPlan
     let timeline: PlaylistTimeline
 
@@ -64,7 +64,7 @@ public final class Playlist: Sendable, CustomStringConvertible {
         timeline = PlaylistTimeline(plan: plan)
         self.items = items
         let player = Player(sound: Sound(playlist: plan), engine: engine, timeline: timeline)
-        current = Mutex(player)
+        current = LockedBox(player)
         timeline.state.withLockedValue {
             $0.playlist = self
             $0.active = ObjectIdentifier(player)

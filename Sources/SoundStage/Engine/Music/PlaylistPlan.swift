@@ -21,7 +21,7 @@ final class PlaylistPlan: Sendable {
     let frameCount: Int
     /// The resampling filters, one per item rate that differs from the playlist's, made once.
     let kernels: [Int: ResamplingKernel]
-    let repeatMode: Mutex<Playlist.RepeatMode>
+    let repeatMode: LockedBox<Playlist.RepeatMode>
 
     init(sounds: [Sound], sampleRate: Int, channels: ChannelLayout) {
         var start = 0
@@ -41,7 +41,7 @@ final class PlaylistPlan: Sendable {
             kernels[rate] = ResamplingKernel(inRate: rate, outRate: sampleRate)
         }
         self.kernels = kernels
-        repeatMode = Mutex(.off)
+        repeatMode = LockedBox(.off)
     }
 
     /// The item playlist frame `frame` is in (the last item for the end).
