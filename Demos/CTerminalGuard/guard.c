@@ -46,7 +46,7 @@ int dd_guard_install(int fd) {
         if (sigaction(quits[i], &sa, NULL) != 0) return -errno;
     sa.sa_handler = on_crash;
     sa.sa_flags = SA_RESETHAND;
-    int crashes[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+    int crashes[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGXCPU, SIGXFSZ, SIGSYS };
     for (unsigned i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
         if (sigaction(crashes[i], &sa, &previous[crashes[i]]) != 0) return -errno;
     return 0;

@@ -1,4 +1,5 @@
 import CNcurses
+import Foundation
 import CTerminalGuard
 #if canImport(Glibc)
 import Glibc
@@ -16,21 +17,38 @@ final class CursesTerminal {
         var description: String { "the game needs a terminal (standard input and output are not one); render instead: drumdub --script FILE (drumdub --help)" }
     }
 
+    /// ncurses cannot drive this terminal: its type is unknown (or TERM is not set).
+    struct UnknownTerminal: Error, CustomStringConvertible {
+        let term: String?
+        var description: String {
+            "ncurses does not know this terminal (TERM=\(term ?? "unset")); set TERM to one it knows (xterm-256color, screen) or render instead: drumdub --script FILE"
+        }
+    }
+
     private var screen: OpaquePointer?
     private var hasColors = false
     /// The real standard error, kept while fd 2 writes to ``log``.
     private var savedStderr: Int32 = -1
     /// Where standard error goes while the screen is up: OpenAL Soft and libpulse print their
     /// complaints there (a lost stream, a missing system bus), which would write over the
-    /// screen.
+    /// screen. `--log FILE`, or a new file in the temporary folder (made with mkstemps, so
+    /// no file or link planted there is followed).
     let log: String
 
-    init(log: String) throws {
+    init(log given: String?) throws {
         guard isatty(0) == 1, isatty(1) == 1 else { throw NotATerminal() }
-        self.log = log
-        let logFD = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let logFD: Int32
+        if let given {
+            logFD = open(given, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            log = given
+        } else {
+            var template = Array((FileManager.default.temporaryDirectory.path + "/drumdub-XXXXXX.log").utf8CString)
+            logFD = mkstemps(&template, 4)
+            log = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if logFD >= 0 { _ = fcntl(logFD, F_SETFD, FD_CLOEXEC) }
+        }
         if logFD >= 0 {
-            savedStderr = dup(2)
+            savedStderr = fcntl(2, F_DUPFD_CLOEXEC, 3)
             fflush(nil)
             dup2(logFD, 2)
             Glibc.close(logFD)
@@ -40,7 +58,7 @@ final class CursesTerminal {
         set_escdelay(25)
         guard let screen = dd_newterm() else {
             restoreStderr()
-            throw NotATerminal()
+            throw UnknownTerminal(term: ProcessInfo.processInfo.environment["TERM"])
         }
         self.screen = screen
         raw()
@@ -129,6 +147,8 @@ final class CursesTerminal {
     /// Takes the terminal again after ``leave()`` (or after being stopped from outside), and
     /// repaints all of it.
     func repaint() {
+        // The shell may have put its own modes back while the game was stopped.
+        reset_prog_mode()
         dd_guard_set_screen_active(1)
         _ = dd_clear_on_refresh()
         refresh()

@@ -33,6 +33,8 @@ struct DrumDub {
             }
         } catch let error as CursesTerminal.NotATerminal {
             fail("\(error)", status: 4)
+        } catch let error as CursesTerminal.UnknownTerminal {
+            fail("\(error)", status: 4)
         } catch let error as SoundStageError where error.code == .noOutputDevice {
             fail("\(error)\nno output device here: render instead, e.g. drumdub --script assets/grooves/demo.txt", status: 3)
         } catch {

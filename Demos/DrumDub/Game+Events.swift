@@ -70,7 +70,6 @@ extension Game {
     /// music plays on from where it paused.
     func interruptionEnded(shouldResume: Bool) {
         interruption = nil
-        simulating = false
         if let session = engine.session {
             do { try session.setActive(true); sessionState = "active" } catch { say("\(error)", alert: true); return }
         }
@@ -99,8 +98,8 @@ extension Game {
     /// engine (its events come back as for a call), directly for an offline one.
     func toggleInterruption(at now: Double) {
         if let session = engine.session {
-            if simulating { session.endInterruption() } else { session.beginInterruption() }
-            simulating.toggle()
+            // The session's own state decides, not a flag of the game's an event may overtake.
+            if session.interruptions.contains(.app) { session.endInterruption() } else { session.beginInterruption() }
         } else if interruption == nil {
             engine.beginInterruption()
             interruptionBegan(.app, at: now)

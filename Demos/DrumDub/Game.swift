@@ -24,8 +24,6 @@ final class Game {
     var musicWanted = true
     /// The interruption under way, if one is.
     var interruption: InterruptionReason?
-    /// Whether the game's own interruption (key i) is under way.
-    var simulating = false
     var message = "", isAlert = false
     var sessionState = "active"
     var lastRoute = "no change yet"
@@ -95,12 +93,16 @@ final class Game {
                 try music.play()
                 musicWanted = true
             }
-        case .musicLouder: try music.setVolume(min(1, (music.volume + Self.musicVolumeStep) * 10).rounded() / 10)
-        case .musicQuieter: try music.setVolume(max(0, (music.volume - Self.musicVolumeStep) * 10).rounded() / 10)
+        case .musicLouder: try music.setVolume((min(1, music.volume + Self.musicVolumeStep) * 10).rounded() / 10)
+        case .musicQuieter: try music.setVolume((max(0, music.volume - Self.musicVolumeStep) * 10).rounded() / 10)
         case .recordGroove:
             groove.toggleRecording(at: now)
             if groove.isLooping { say("groove recorded: \(groove.hits.count) hits, looping every \(String(format: "%.2f", groove.length)) s") }
         case .toggleLoop:
+            if interruption != nil && !groove.isLooping {
+                say("the groove loops again when the interruption ends (l then)", alert: true)
+                return
+            }
             groove.toggleLoop(at: now)
             if !groove.isLooping { engine.stopVoices() }
         case .toggleInterruption: toggleInterruption(at: now)

@@ -38,11 +38,13 @@ struct Groove {
         }
     }
 
-    /// Loops the last recorded groove from `now`, or stops the loop (or a recording).
+    /// Loops the last recorded groove from `now`, or stops the loop. While recording, it ends
+    /// the recording (keeping what was banged) and loops that.
     mutating func toggleLoop(at now: Double) {
         switch state {
         case .idle: if !hits.isEmpty { state = .looping(start: now, played: 0) }
-        case .looping, .recording: state = .idle
+        case .looping: state = .idle
+        case .recording: toggleRecording(at: now)
         }
     }
 

@@ -21,11 +21,14 @@ enum Interactive {
         try game.start()
         game.say("welcome: bang the drums with 1-4, walk with the arrows (the keys are on the right)")
 
-        let log = options.log ?? (FileManager.default.temporaryDirectory.path + "/drumdub-\(getpid()).log")
-        let terminal = try CursesTerminal(log: log)
+        let terminal = try CursesTerminal(log: options.log)
+        let log = terminal.log
         defer { terminal.close() }
         var lastDraw = -Double.infinity
-        loop: while dd_guard_take_quit_signal() == 0 {
+        var quitSignal: Int32 = 0
+        loop: while true {
+            quitSignal = dd_guard_take_quit_signal()
+            if quitSignal != 0 { break }
             let key = terminal.readKey()
             let now = engine.currentTime
             if let key {
@@ -52,13 +55,16 @@ enum Interactive {
             }
         }
         terminal.close()
-        let logged = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+        var info = stat()
+        let logged = lstat(log, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
         if logged > 0 {
             print("drumdub: what the audio libraries said while the game ran is in \(log)")
         } else if options.log == nil {
             try? FileManager.default.removeItem(atPath: log)
         }
         print("drumdub: bye")
+        // Ended by a signal (kill -TERM, a closed terminal): say so in the exit status.
+        if quitSignal != 0 { exit(128 + quitSignal) }
     }
 
     /// Ctrl-Z: the terminal is given back, and the process stops itself with SIGTSTP, which
@@ -67,7 +73,9 @@ enum Interactive {
     static func suspend(_ terminal: CursesTerminal) {
         terminal.leave()
         FileHandle.standardOutput.write(Data("drumdub: suspended, the audio paused; fg brings the game back\n".utf8))
-        kill(getpid(), SIGTSTP)
+        // The whole process group, as the terminal's Ctrl-Z would: under a wrapper script
+        // (scripts/demo.sh) the shell then sees its job stopped and gives the prompt back.
+        kill(0, SIGTSTP)
         // Until the session has seen the stop and the continue (or, where SIGTSTP is ignored,
         // with no job control, for a moment).
         let session = AudioSession.shared

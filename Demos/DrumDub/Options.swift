@@ -36,6 +36,10 @@ struct Options {
             i += 1
         }
         if options.screen != nil && options.script == nil { throw BadArgument(description: "--screen goes with --script") }
+        if options.script != nil && (args.contains("--seconds") || options.log != nil) {
+            throw BadArgument(description: "--seconds and --log do not go with --script (the script says how long; nothing is logged)")
+        }
+        if options.render != nil && options.script == nil && options.log != nil { throw BadArgument(description: "--log goes with the game, not --render") }
         return options
     }
 
@@ -45,7 +49,8 @@ struct Options {
         usage: drumdub [--hrtf]          play the game in this terminal (80 x 24 or larger)
                drumdub --script FILE [--render OUT.wav] [--screen OUT.txt]
                                         play FILE's timed key presses offline and write the
-                                        sound (FILE with .wav by default), deterministically
+                                        sound (beside FILE, as .wav, by default),
+                                        deterministically
                drumdub --render OUT.wav [--seconds N] [--hrtf]
                                         render the fixed demo groove offline: the kit circles
                                         you as you turn

@@ -19,6 +19,8 @@ struct Script {
     /// Time after the last key press when the script does not say `end`.
     static let defaultTail = 2.0
     static let longest = 3600.0
+    /// The shortest script: 10 ms.
+    static let shortest = 0.01
 
     static func load(_ path: String) throws -> Script {
         let text: String
@@ -30,8 +32,9 @@ struct Script {
 
     static func parse(_ text: String, name: String) throws -> Script {
         var presses: [Press] = []
-        var end: Double?
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var end: Double?, endLine = 0
+        // Any line break (a CRLF is one Character, so splitting on "\n" alone would miss it).
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = index + 1
             func bad(_ reason: String) -> SoundStageError {
                 SoundStageError(.invalidArgument, operation: "drumdub --script", object: "\(name) line \(line)", reason: reason)
@@ -41,8 +44,12 @@ struct Script {
             guard !fields.isEmpty else { continue }
             guard fields.count == 2 else { throw bad("expected \"SECONDS KEY\" or \"end SECONDS\", got \"\(content.trimmingCharacters(in: .whitespaces))\"") }
             if fields[0] == "end" {
-                guard let seconds = Double(fields[1]), seconds > 0, seconds <= longest else { throw bad("end takes seconds in (0, \(Int(longest))]") }
+                guard end == nil else { throw bad("a second end; a script has one") }
+                guard let seconds = Double(fields[1]), seconds >= shortest, seconds <= longest else {
+                    throw bad("end takes seconds in \(shortest)...\(Int(longest))")
+                }
                 end = seconds
+                endLine = line
                 continue
             }
             guard let seconds = Double(fields[0]), seconds >= 0, seconds <= longest else { throw bad("the time must be seconds in 0...\(Int(longest)), got \(fields[0])") }
@@ -53,7 +60,8 @@ struct Script {
         }
         let length = end ?? ((presses.last?.seconds ?? 0) + defaultTail)
         if let last = presses.last, last.seconds > length {
-            throw SoundStageError(.invalidArgument, operation: "drumdub --script", object: name, reason: "a key at \(last.seconds) s comes after the end (\(length) s)")
+            throw SoundStageError(.invalidArgument, operation: "drumdub --script", object: "\(name) line \(last.line)",
+                                  reason: "a key at \(last.seconds) s comes after the end (\(length) s, line \(endLine))")
         }
         return Script(presses: presses, end: length)
     }

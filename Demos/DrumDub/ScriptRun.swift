@@ -11,7 +11,8 @@ enum ScriptRun {
     static func run(_ options: Options, script path: String) throws {
         let script = try Script.load(path)
         let assets = try Assets.find(options.assets)
-        let output = options.render ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".wav"
+        // Beside the script, named after it, unless --render says.
+        let output = options.render ?? URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("wav").path
         let format = RenderFormat(sampleRate: sampleRate, channels: .stereo, sampleType: .float32)
         let engine = try AudioEngine(output: .offline(format), attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off), service: .manual())
         defer { engine.shutdown() }
@@ -28,14 +29,23 @@ enum ScriptRun {
             while next < script.presses.count, frame(script.presses[next].seconds) <= audio.frameCount {
                 let press = script.presses[next]
                 next += 1
-                if press.action == .quit { endFrame = audio.frameCount; break }
+                if press.action == .quit {
+                    endFrame = audio.frameCount
+                    let left = script.presses.count - next
+                    if left > 0 { FileHandle.standardError.write(Data("drumdub: \(path) line \(press.line): q ends the script; the \(left) key presses after it are not played\n".utf8)) }
+                    next = script.presses.count
+                    break
+                }
                 do { try game.perform(press.action, at: now) } catch {
                     // As the game shows it on screen and plays on.
                     FileHandle.standardError.write(Data("drumdub: \(path) line \(press.line) (\(press.key) at \(press.seconds) s): \(error)\n".utf8))
                     complaints += 1
                 }
             }
-            try game.tick(at: now + slack)
+            do { try game.tick(at: now + slack) } catch {
+                FileHandle.standardError.write(Data("drumdub: \(path): the groove's hit at \(String(format: "%.3f", now)) s: \(error)\n".utf8))
+                complaints += 1
+            }
             guard audio.frameCount < endFrame else { break }
             var stop = endFrame
             if next < script.presses.count { stop = min(stop, frame(script.presses[next].seconds)) }

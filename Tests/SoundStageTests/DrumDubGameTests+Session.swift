@@ -80,8 +80,36 @@ extension DrumDubGameTests {
         let demo = try #require(ToolRunner.product("drumdub"))
         try terminal.run("stty -g > \(folder.file("before").path); ALSOFT_DRIVERS=pulse PULSE_SERVER=unix:/nonexistent \(demo.path) --assets \(Assets.folder.path); echo status $?; stty -g > \(folder.file("after").path)")
         #expect(terminal.waitFor("status 3"), "\(terminal.screen)")
-        #expect(terminal.screen.contains("render instead, e.g. drumdub --script assets/grooves/demo.txt"), "\(terminal.screen)")
+        #expect(terminal.screen.contains("no output device here: render instead, e.g. drumdub --script"), "\(terminal.screen)")
         Thread.sleep(forTimeInterval: 0.2)
         #expect(try String(contentsOf: folder.file("before"), encoding: .utf8) == String(contentsOf: folder.file("after"), encoding: .utf8))
+    }
+
+    @Test("Ctrl-Z under a wrapper shell (as scripts/demo.sh runs it): the whole job stops, the prompt comes back, fg resumes the game")
+    func suspendUnderAWrapper() throws {
+        let game = try DrumDubGame(wrapped: true)
+        defer { game.stop() }
+        try game.press("C-z")
+        #expect(game.terminal.waitFor("Stopped"), "\(game.terminal.screen)")
+        try game.terminal.run("fg")
+        #expect(game.terminal.waitFor("interruption over"), "\(game.terminal.screen)")
+        try game.press("q")
+        #expect(game.terminal.waitFor("wrapper done"))
+    }
+
+    @Test("stopped from outside (kill -TSTP) and continued: the game takes its keys again at once (raw mode back)")
+    func stoppedFromOutside() throws {
+        let game = try DrumDubGame()
+        defer { game.stop() }
+        let pgrep = try #require(ToolRunner.which("pgrep"))
+        let pid = try #require(Int32(try ToolRunner.run(pgrep, ["-n", "-x", "drumdub"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGTSTP)
+        #expect(game.terminal.waitFor("Stopped"), "\(game.terminal.screen)")
+        try game.terminal.run("fg")
+        #expect(game.terminal.waitFor("interruption over"), "\(game.terminal.screen)")
+        try game.press("p")
+        #expect(game.terminal.waitFor("music  paused", seconds: 3), "one key, no Enter: \(game.terminal.screen)")
+        try game.press("q")
+        #expect(game.terminal.waitFor("drumdub: bye"))
     }
 }

@@ -101,7 +101,7 @@ struct EffectMeasurementTests {
         #expect(drops[3] >= 20 && abs(drops[3] - 33) < 3, "gainHF 0.1 cuts 10 kHz by \(drops[3]) dB")
     }
 
-    @Test("10,000 create-and-release cycles of slots, effects and filters leave no OpenAL object alive")
+    @Test("10,000 create-and-release cycles of slots, effects and filters leave no OpenAL object alive but the one slot kept for reuse")
     func noLeaks() throws {
         let rig = try LoopbackRig()
         let source = try AudioSource(context: rig.context)
@@ -123,7 +123,10 @@ struct EffectMeasurementTests {
             (Set(names.effects).filter { alIsEffect($0) != 0 }.count, Set(names.slots).filter { alIsAuxiliaryEffectSlot($0) != 0 }.count,
              Set(names.filters).filter { alIsFilter($0) != 0 }.count)
         }
-        #expect(alive == (0, 0, 0), "alive: \(alive)")
+        // A released slot is emptied and kept for the next one (OpenAL Soft 1.19.1 crashes on a
+        // device reset after a slot is deleted): one slot name served all 10,000.
+        #expect(Set(names.slots).count == 1)
+        #expect(alive == (0, 1, 0), "alive: \(alive)")
         #expect(rig.context.liveEffectSlots.load(ordering: .relaxed) == 0)
     }
 }

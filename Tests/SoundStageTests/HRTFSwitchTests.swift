@@ -37,3 +37,21 @@ struct HRTFSwitchTests {
         expectError(.invalidArgument, mentioning: ["no HRTF named"]) { try engine.switchHRTF(.on, named: "nowhere") }
     }
 }
+
+extension HRTFSwitchTests {
+    @Test("a bus effect replaced, then HRTF switched: no crash (OpenAL Soft 1.19.1 crashes on a reset after a slot is deleted; released slots are kept for reuse)")
+    func switchAfterAnEffectWasReplaced() throws {
+        let engine = try AudioEngine(output: .offline(RenderFormat()), service: .manual())
+        defer { engine.shutdown() }
+        let sound = try Sound(engine: engine, waveform: .sine, frequency: 440, duration: 0.2)
+        try engine.effectsBus.setEffect(.reverb(Reverb(preset: .room)))
+        try engine.effectsBus.setEffect(.reverb(Reverb(preset: .cave)))
+        try engine.effectsBus.setEffect(nil)
+        try engine.effectsBus.setEffect(.echo(Echo()))
+        try engine.switchHRTF(.on)
+        try engine.play(sound, at: [1, 0, -1])
+        let audio = try engine.render(frames: 4_800)
+        #expect(Measure.totalDB(audio) > -40, "the voice is heard after the switch")
+        #expect(engine.context.hrtfStatus.isActive || engine.context.hrtfStatus == .unsupportedFormat)
+    }
+}

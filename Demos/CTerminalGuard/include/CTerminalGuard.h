@@ -2,8 +2,8 @@
 //
 // - SIGINT, SIGTERM and SIGHUP set a flag the game's loop reads, so it quits through its
 //   normal path (audio stopped, terminal restored).
-// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT and SIGTRAP (a crash, a Swift runtime trap,
-//   OpenAL Soft's error trap) put the terminal back as it was before the game took it
+// - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGXCPU, SIGXFSZ and SIGSYS
+//   (a crash, a Swift runtime trap, OpenAL Soft's error trap, Ctrl-\, a resource limit) put the terminal back as it was before the game took it
 //   (saved termios, the normal screen, a visible cursor) with async-signal-safe calls only,
 //   then die of the same signal.
 #ifndef SOUNDSTAGE_CTERMINALGUARD_H

@@ -15,11 +15,16 @@ extension AudioContext {
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/extensionMissing`` without
     ///   `ALC_SOFT_HRTF`, ``SoundStageError/Code-swift.struct/invalidArgument`` for an HRTF name
-    ///   the device does not have (the message lists those it has).
+    ///   the device does not have (the message lists those it has),
+    ///   ``SoundStageError/Code-swift.struct/invalidState`` while the device is lost.
     public func switchHRTF(_ request: HRTFRequest, named name: String? = nil) throws {
         let member = "switchHRTF(_:named:)"
         guard device.isExtensionPresent("ALC_SOFT_HRTF") else {
             throw failure(.extensionMissing, member, "switching HRTF needs ALC_SOFT_HRTF, which \(device) lacks")
+        }
+        // A lost device cannot be reset: OpenAL Soft 1.19.1 refuses it with an ALC error.
+        guard device.isConnected else {
+            throw failure(.invalidState, member, "\(device) is lost (disconnected); switch HRTF once the output is back")
         }
         var asked = attributes
         asked.hrtf = request

@@ -30,6 +30,11 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     let requestedAttributes: LockedBox<ContextAttributes>
     /// Auxiliary effect slots alive in the context (``effectSlotLimit`` at most).
     let liveEffectSlots = Atomic<Int>(0)
+    /// Slot names released by their ``EffectSlot``s, emptied and kept for the next slots:
+    /// OpenAL Soft 1.19.1 crashes in `alcResetDeviceSOFT` (an HRTF switch) after a slot was
+    /// deleted and before the mixer ran again, which on a loopback device is the next render.
+    /// They go with the context.
+    let spareEffectSlots = LockedBox<[ALuint]>([])
     /// The auxiliary effect slots a context may have: OpenAL Soft 1.19 makes 64 (its
     /// `slots` setting), and asking for more is an OpenAL error.
     public let effectSlotLimit = 64

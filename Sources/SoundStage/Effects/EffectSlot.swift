@@ -3,7 +3,10 @@ import Synchronization
 
 /// An auxiliary effect slot: where an ``AudioEffect`` runs, fed by the sources that send to
 /// it (``AudioSource/setSend(_:to:filter:)``). A source retains the slots it sends to, so a
-/// slot in use is never deleted; its OpenAL name is released when the last reference goes.
+/// slot in use is never released. When the last reference goes, its OpenAL slot is emptied
+/// and kept by the context for the next `EffectSlot`, not deleted: OpenAL Soft 1.19.1
+/// crashes when the device is reset (an HRTF switch) after a slot was deleted and before
+/// the mixer ran again. The context's slots go with it.
 public final class EffectSlot: Sendable, CustomStringConvertible {
     /// The context the slot belongs to.
     public let context: AudioContext
@@ -32,19 +35,38 @@ public final class EffectSlot: Sendable, CustomStringConvertible {
             throw Self.failure(.sourceLimitReached, "init(context:)", object: object, "the context already has its \(limit) effect slots; release one")
         }
         let operation = Self.operationName("init(context:)")
-        do {
-            name = try OpenAL.makeName(in: context.handle, operation, object: object, alGenAuxiliaryEffectSlots,
-                                       delete: alDeleteAuxiliaryEffectSlots)
-        } catch {
-            context.liveEffectSlots.subtract(1, ordering: .relaxed)
-            throw error
+        if let spare = context.spareEffectSlots.withLock({ $0.popLast() }) {
+            name = spare
+        } else {
+            do {
+                name = try OpenAL.makeName(in: context.handle, operation, object: object, alGenAuxiliaryEffectSlots,
+                                           delete: alDeleteAuxiliaryEffectSlots)
+            } catch {
+                context.liveEffectSlots.subtract(1, ordering: .relaxed)
+                throw error
+            }
         }
         self.context = context
         self.handle = context.handle
     }
 
     deinit {
-        OpenAL.deleteName(name, in: handle, Self.operationName("deinit"), object: description, alDeleteAuxiliaryEffectSlots)
+        // Emptied to a new slot's state (no effect, gain 1, sends adjusted) and kept for the
+        // next slot; deleted only if that fails.
+        let name = self.name
+        do {
+            try OpenAL.withContext(handle) { scope in
+                try scope.call(Self.operationName("deinit"), on: description) {
+                    alAuxiliaryEffectSloti(name, AL_EFFECTSLOT_EFFECT, 0)
+                    alAuxiliaryEffectSlotf(name, AL_EFFECTSLOT_GAIN, 1)
+                    alAuxiliaryEffectSloti(name, AL_EFFECTSLOT_AUXILIARY_SEND_AUTO, AL_TRUE)
+                }
+            }
+            context.spareEffectSlots.withLock { $0.append(name) }
+        } catch {
+            Log.report(error)
+            OpenAL.deleteName(name, in: handle, Self.operationName("deinit"), object: description, alDeleteAuxiliaryEffectSlots)
+        }
         context.liveEffectSlots.subtract(1, ordering: .relaxed)
     }
 

@@ -12,7 +12,9 @@ final class DrumDubGame {
 
     /// Starts a server with null sinks `sinks` (`name` or `name:Description`), the first the
     /// default, and the game on it; waits until the game shows its screen.
-    init(sinks: [String] = ["game"]) throws {
+    /// `wrapped` runs the game under a non-interactive shell that waits for it (`bash -c` with
+    /// a command after the game, so bash does not exec it), as `scripts/demo.sh` does.
+    init(sinks: [String] = ["game"], wrapped: Bool = false) throws {
         pulse = try PrivatePulse()
         folder = try TemporaryFolder()
         terminal = try Terminal(columns: 80, rows: 24)
@@ -26,7 +28,8 @@ final class DrumDubGame {
         var env = pulse.environment
         env["ALSOFT_DRIVERS"] = "pulse"
         let assignments = env.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        try terminal.run("stty -g > \(folder.file("stty-before").path); env \(assignments) \(demo.path) --assets \(Assets.folder.path); stty -g > \(folder.file("stty-after").path)")
+        let game = "env \(assignments) \(demo.path) --assets \(Assets.folder.path)"
+        try terminal.run("stty -g > \(folder.file("stty-before").path); \(wrapped ? "bash -c '\(game); echo wrapper done'" : game); stty -g > \(folder.file("stty-after").path)")
         guard terminal.waitFor("session active", seconds: 20) else {
             stop()
             throw PulseError("the game did not start: \(terminal.screen)")
