@@ -20,9 +20,11 @@ export SOUNDSTAGE_E2E=1
 # playlist recorded for gaps) measure the output itself, which a loaded 2-core machine starves
 # (OpenAL Soft's mixer thread misses the server's deadline). A whole run runs them after the
 # rest, alone on the machine; a filtered run runs what it names.
+# A whole run ends with every fuzz target for 60 s on its corpus (scripts/fuzz.sh).
 if [[ $# -eq 0 ]]; then
     SOUNDSTAGE_TIMING_TESTS=later swift test
     swift test --filter "UnderrunTests|PlaylistServerTests|DrumDubGameTests"
+    scripts/fuzz.sh all 60
 else
     swift test "$@"
 fi
