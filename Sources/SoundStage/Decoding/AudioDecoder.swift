@@ -55,9 +55,12 @@ extension SoundFile {
         try decoder(contentsOf: url, keepNative: keepNative, wholeFile: false)
     }
 
-    /// Opens a decoder; `wholeFile` maps every page at once, for a file about to be read to the end.
+    /// Opens a decoder. `wholeFile`: the file is read to the end now, so it is mapped with
+    /// every page at once; otherwise the decoder may live long (a stream), so it holds the
+    /// file's bytes, which a truncation of the file cannot take away as it would a mapping's.
     static func decoder(contentsOf url: URL, keepNative: Bool, wholeFile: Bool) throws -> any AudioDecoder {
-        let data = try mappedContents(of: url, populate: wholeFile, operation: operationName("decode(contentsOf:)"))
+        let operation = operationName("decode(contentsOf:)")
+        let data = wholeFile ? try mappedContents(of: url, populate: true, operation: operation) : try contents(of: url, operation: operation)
         return try decoder(data, name: url.path, keepNative: keepNative)
     }
 

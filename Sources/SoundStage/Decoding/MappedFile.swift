@@ -11,7 +11,10 @@ extension SoundFile {
     ///
     /// - Parameter populate: map every page at once (`MAP_POPULATE`), for a file about to be
     ///   read whole: a 100 MB WAV then loads without 24,000 separate page faults (measured:
-    ///   about a fifth of its load time). Streams leave it off and page in as they play.
+    ///   about a fifth of its load time).
+    ///
+    /// Only for a file read now and let go: a mapping dies (SIGBUS) when its file is truncated
+    /// under it, so a stream holds its bytes instead (``contents(of:operation:)``).
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` naming the file and the reason.
     static func mappedContents(of url: URL, populate: Bool, operation: String) throws -> Data {
         func failure(_ reason: String) -> SoundStageError {
@@ -32,5 +35,16 @@ extension SoundFile {
         let flags = MAP_PRIVATE | (populate ? MAP_POPULATE : 0)
         guard let address = mmap(nil, size, PROT_READ, flags, fd, 0), address != MAP_FAILED else { return try read() }
         return Data(bytesNoCopy: address, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+    }
+
+    /// The bytes of a file, read into memory: what a stream decodes from as it plays, so a
+    /// file truncated or rewritten meanwhile cannot touch what plays (a mapping of it would
+    /// die of SIGBUS).
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` naming the file and the reason.
+    static func contents(of url: URL, operation: String) throws -> Data {
+        do { return try Data(contentsOf: url) } catch {
+            throw SoundStageError(.fileAccess, operation: operation, object: url.path, reason: "cannot read the file (\(error.localizedDescription))")
+        }
     }
 }

@@ -68,13 +68,15 @@ public final class Sound: Sendable, CustomStringConvertible {
         self.init(buffer: try AudioBuffer(context: engine.context, waveform: waveform, frequency: frequency, phase: phase, duration: duration))
     }
 
-    /// A sound streamed from a file as it plays (music, long ambience). The file's header is
+    /// A sound streamed from a file as it plays (music, long ambience). The file's bytes are
+    /// read into memory now, as they are (compressed stays compressed), and decoded as it
+    /// plays: a file changed or truncated meanwhile does not touch what plays. Its header is
     /// read now, so a file that is not a sound fails here.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` or
     ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
     public convenience init(engine: AudioEngine, streamingContentsOf url: URL) throws {
-        let data = try SoundFile.mappedContents(of: url, populate: false, operation: Self.operationName("init(engine:streamingContentsOf:)"))
+        let data = try SoundFile.contents(of: url, operation: Self.operationName("init(engine:streamingContentsOf:)"))
         try self.init(streaming: data, name: url.lastPathComponent)
     }
 
