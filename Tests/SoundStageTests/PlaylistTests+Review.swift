@@ -17,6 +17,13 @@ struct PlaylistReviewTests {
     /// A loaded 4 s sine to loop, the crossfade suite's.
     static func tone(_ engine: AudioEngine, _ frequency: Double) throws -> Sound { try CrossfadeTests.tone(engine, frequency) }
 
+    /// A player looping a tone of `frequency` (the crossfade cases' tracks).
+    static func loopingTone(_ engine: AudioEngine, _ frequency: Double) throws -> Player {
+        let player = engine.makePlayer(try tone(engine, frequency))
+        player.numberOfLoops = -1
+        return player
+    }
+
     static func rms(_ x: ArraySlice<Float>) -> Double { (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot() }
 
     static func sceneFiles() throws -> TemporaryFolder {
@@ -104,8 +111,8 @@ struct PlaylistReviewTests {
     func crossfadeBack() throws {
         let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let a = engine.makePlayer(try Self.tone(engine, 1_000)); a.numberOfLoops = -1
-        let b = engine.makePlayer(try Self.tone(engine, 1_500)); b.numberOfLoops = -1
+        let a = try Self.loopingTone(engine, 1_000)
+        let b = try Self.loopingTone(engine, 1_500)
         try a.play()
         _ = try engine.render(frames: 4_800)
         try a.crossfade(to: b, duration: 0.1)
@@ -121,8 +128,8 @@ struct PlaylistReviewTests {
     func crossfadeZero() throws {
         let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let a = engine.makePlayer(try Self.tone(engine, 1_000)); a.numberOfLoops = -1
-        let b = engine.makePlayer(try Self.tone(engine, 1_500)); b.numberOfLoops = -1
+        let a = try Self.loopingTone(engine, 1_000)
+        let b = try Self.loopingTone(engine, 1_500)
         try a.play()
         _ = try engine.render(frames: 4_800)
         try a.crossfade(to: b, duration: 0, at: .atTime(0.5))   // 24000: 19200 frames on
@@ -137,8 +144,8 @@ struct PlaylistReviewTests {
     func crossfadeScheduled() throws {
         let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let a = engine.makePlayer(try Self.tone(engine, 1_000)); a.numberOfLoops = -1
-        let b = engine.makePlayer(try Self.tone(engine, 1_500)); b.numberOfLoops = -1
+        let a = try Self.loopingTone(engine, 1_000)
+        let b = try Self.loopingTone(engine, 1_500)
         try a.play()
         try b.play(atFrame: 48_000)
         _ = try engine.render(frames: 4_800)
@@ -179,7 +186,7 @@ struct PlaylistReviewTests {
     func crossfadeFailure() throws {
         let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let a = engine.makePlayer(try Self.tone(engine, 1_000)); a.numberOfLoops = -1
+        let a = try Self.loopingTone(engine, 1_000)
         var bad = [Float](repeating: 0.1, count: 48_000); bad[0] = .nan
         let b = engine.makePlayer(try Sound(engine: engine, streamingData: EngineRig.wav(bad, channels: .mono), name: "bad.wav"))
         try b.setVolume(0.8)

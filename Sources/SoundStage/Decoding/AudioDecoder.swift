@@ -60,7 +60,7 @@ extension SoundFile {
     /// file's bytes, which a truncation of the file cannot take away as it would a mapping's.
     static func decoder(contentsOf url: URL, keepNative: Bool, wholeFile: Bool) throws -> any AudioDecoder {
         let operation = operationName("decode(contentsOf:)")
-        let data = wholeFile ? try mappedContents(of: url, populate: true, operation: operation) : try contents(of: url, operation: operation)
+        let data = wholeFile ? try mappedContents(of: url, operation: operation) : try contents(of: url, operation: operation)
         return try decoder(data, name: url.path, keepNative: keepNative)
     }
 
