@@ -19,11 +19,14 @@ export SOUNDSTAGE_E2E=1
 # The timing tests on the real sound server (a stream starved for 300 ms, ten minutes of a
 # playlist recorded for gaps) measure the output itself, which a loaded 2-core machine starves
 # (OpenAL Soft's mixer thread misses the server's deadline). A whole run runs them after the
-# rest, alone on the machine; a filtered run runs what it names.
+# rest: the starved stream alone on the machine (its recorded silence is compared with the
+# reported one to 5 ms, and the game's terminal tests beside it once added 23 ms), then the
+# ten-minute playlist beside the game's tests; a filtered run runs what it names.
 # A whole run ends with every fuzz target for 60 s on its corpus (scripts/fuzz.sh).
 if [[ $# -eq 0 ]]; then
     SOUNDSTAGE_TIMING_TESTS=later swift test
-    swift test --filter "UnderrunTests|PlaylistServerTests|DrumDubGameTests"
+    swift test --filter UnderrunTests
+    swift test --filter "PlaylistServerTests|DrumDubGameTests"
     scripts/fuzz.sh all 60
 else
     swift test "$@"
