@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "soundstage", targets: ["soundstage"]),
         .executable(name: "drumdub", targets: ["DrumDub"]),
         .executable(name: "soundstage-bench", targets: ["SoundStageBenchmarks"]),
+        .executable(name: "soundstage-soak", targets: ["SoundStageSoak"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -114,6 +115,13 @@ let package = Package(
             name: "SoundStageBenchmarks",
             dependencies: ["SoundStage", "CBaseline"],
             path: "Benchmarks/SoundStageBenchmarks"
+        ),
+        // A game's load for an hour offline or ten minutes live: memory, gaps, objects
+        // (scripts/soak.sh).
+        .executableTarget(
+            name: "SoundStageSoak",
+            dependencies: ["SoundStage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Soak"
         ),
         .testTarget(
             name: "SoundStageTests",

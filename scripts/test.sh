@@ -22,11 +22,13 @@ export SOUNDSTAGE_E2E=1
 # rest: the starved stream alone on the machine (its recorded silence is compared with the
 # reported one to 5 ms, and the game's terminal tests beside it once added 23 ms), then the
 # ten-minute playlist beside the game's tests; a filtered run runs what it names.
-# A whole run ends with every fuzz target for 60 s on its corpus (scripts/fuzz.sh).
+# A whole run ends with five minutes of the soak offline (scripts/soak.sh: memory, gaps,
+# OpenAL objects) and every fuzz target for 60 s on its corpus (scripts/fuzz.sh).
 if [[ $# -eq 0 ]]; then
     SOUNDSTAGE_TIMING_TESTS=later swift test
     swift test --filter UnderrunTests
     swift test --filter "PlaylistServerTests|DrumDubGameTests"
+    SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
     scripts/fuzz.sh all 60
 else
     swift test "$@"

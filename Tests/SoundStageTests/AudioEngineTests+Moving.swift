@@ -197,6 +197,29 @@ struct AudioEngineMovingTests {
         #expect(onsets(out.channel(0), threshold: 0.3) == [44_100], "the start scheduled for 2 s lands 1 s after the move")
     }
 
+    @Test("sounds loaded for the engine and not playing move with it: the old device and its context go at once, and the sounds play on the new one")
+    func idleSoundsMove() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let tone = RenderedAudio(format: RenderFormat(sampleRate: EngineRig.rate, channels: .mono),
+                                 samples: Tone.samples(frequency: 440, sampleRate: EngineRig.rate, seconds: 0.5, amplitude: 0.5))
+        let loaded = try Sound(engine: engine, data: tone.wavData(.float32), name: "tone.wav")
+        let wave = try Sound(engine: engine, waveform: .sine, frequency: 660, duration: 0.5)
+        _ = try engine.render(frames: 4_800)
+        weak let oldDevice = engine.device
+        weak let oldContext = engine.context
+        try engine.switchOutput(to: .offline(Self.format))
+        // Before, a sound that was not playing kept its buffer, and so the old device and its
+        // context (about 10 MB of OpenAL Soft's), until it next played.
+        #expect(oldDevice == nil && oldContext == nil, "the old device or context is still open")
+        #expect(loaded.buffer?.context === engine.context && wave.buffer?.context === engine.context)
+        try engine.play(loaded)
+        try engine.play(wave)
+        let out = try engine.render(frames: 12_000).channel(0)
+        let rms = (out.map { Double($0 * $0) }.reduce(0, +) / Double(out.count)).squareRoot()
+        #expect(rms > 0.2, "rms \(rms) after the move")
+    }
+
     @Test("bad moves are typed errors and leave the engine playing where it was")
     func badMoves() throws {
         let engine = try EngineRig.offline()

@@ -119,6 +119,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
             alcDestroyContext(handle.raw)
             handle.free()
         }
+        // Its voices' memory back to the system, not kept by the allocator.
+        releaseFreedHeap()
     }
 
     /// For example `context 3`.

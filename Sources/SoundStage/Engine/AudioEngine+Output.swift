@@ -1,8 +1,9 @@
 import Foundation
 
 extension AudioEngine {
-    /// Moves the engine to another output, carrying everything across: the sounds' buffers
-    /// (uploaded again from their kept bytes), every player's source with all its
+    /// Moves the engine to another output, carrying everything across: the buffers of every
+    /// loaded sound made for the engine, playing or not (uploaded again from their kept bytes,
+    /// so nothing keeps the old device open), every player's source with all its
     /// properties, the listener, distance model, Doppler and speed of sound, the context
     /// attributes (HRTF request included), each player's playhead (where the old mixer was,
     /// exact to the frame), streams from their decoder position, scheduled starts
@@ -50,7 +51,7 @@ extension AudioEngine {
         context.handle.setErrorSink { found.append($0) }
         old.context.handle.setErrorSink(nil)
         let (oldRate, newRate) = (old.context.frequency, context.frequency)
-        let (players, category, paused) = state.withLockedValue(held) { s -> ([Player], AudioSession.Category, Bool) in
+        let (players, sounds, category, paused) = state.withLockedValue(held) { s -> ([Player], [Sound], AudioSession.Category, Bool) in
             s.lastLatencySeconds = 0
             if oldRate != newRate, oldRate > 0 {
                 // The engine's clock is in frames of its output: the same time in the new rate.
@@ -60,7 +61,14 @@ extension AudioEngine {
             // Every player the engine made: playing, paused and scheduled ones, and idle ones,
             // whose sources would otherwise keep the old device open.
             s.made.removeAll { $0.player == nil }
-            return (s.made.compactMap(\.player), s.category, s.devicePaused)
+            s.sounds.removeAll { $0.sound == nil }
+            return (s.made.compactMap(\.player), s.sounds.compactMap(\.sound), s.category, s.devicePaused)
+        }
+        // Every loaded sound of the engine's, playing or not, so no buffer keeps the old device.
+        // One that cannot be uploaded now stays where it is and is uploaded when next played
+        // (and that play reports the error).
+        for sound in sounds {
+            do { try sound.follow(to: context) } catch { Log.report(error) }
         }
         voices.moved(held, from: oldRate, to: newRate)
         if paused { pauseDevice(held, device, context, true) }

@@ -180,6 +180,14 @@ public final class AudioEngine: Sendable {
 
     /// Makes a player for `sound`, which must belong to this engine's device.
     public func makePlayer(_ sound: Sound) -> Player { Player(sound: sound, engine: self) }
+
+    /// Keeps a weak reference to a loaded sound made for this engine, so a move takes it along.
+    func adopt(_ sound: Sound) {
+        state.withLockedValue { s in
+            s.sounds.removeAll { $0.sound == nil }
+            s.sounds.append(WeakSound(sound: sound))
+        }
+    }
 }
 
 extension AudioEngine.Output {

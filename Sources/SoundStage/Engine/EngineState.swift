@@ -7,6 +7,10 @@ struct EngineState {
     /// Every player made for the engine and still alive, so a move reaches the idle ones too
     /// (their sources would keep the old device open).
     var made: [WeakPlayer] = []
+    /// Every loaded sound made for the engine and still alive, so a move uploads each to the
+    /// new device at once: a buffer left on the old device would keep that device open (with
+    /// its context, about 10 MB, and on a server its stream) until the sound next played.
+    var sounds: [WeakSound] = []
     /// Players scheduled with ``AudioEngine/play(_:atTime:)``.
     var scheduled: [ScheduledStart] = []
     /// Frames rendered so far (offline engines).
@@ -82,4 +86,8 @@ struct SilentOutput {
 /// A player held weakly.
 struct WeakPlayer {
     weak var player: Player?
+}
+
+struct WeakSound {
+    weak var sound: Sound?
 }

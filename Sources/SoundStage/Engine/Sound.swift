@@ -56,16 +56,19 @@ public final class Sound: Sendable, CustomStringConvertible {
     ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
     public convenience init(engine: AudioEngine, contentsOf url: URL) throws {
         self.init(buffer: try AudioBuffer(context: engine.context, contentsOf: url))
+        engine.adopt(self)
     }
 
     /// Loads a sound held in memory; `name` identifies it in errors.
     public convenience init(engine: AudioEngine, data: Data, name: String) throws {
         self.init(buffer: try AudioBuffer(context: engine.context, data: data, label: name))
+        engine.adopt(self)
     }
 
     /// Makes a waveform (sine, square, sawtooth, white noise, impulse).
     public convenience init(engine: AudioEngine, waveform: Waveform, frequency: Float, phase: Float = 0, duration: Float) throws {
         self.init(buffer: try AudioBuffer(context: engine.context, waveform: waveform, frequency: frequency, phase: phase, duration: duration))
+        engine.adopt(self)
     }
 
     /// A sound streamed from a file as it plays (music, long ambience). The file's bytes are
@@ -134,6 +137,13 @@ public final class Sound: Sendable, CustomStringConvertible {
                 return copy
             }
         }
+    }
+
+    /// Uploads a loaded sound's buffer to `context`'s device now, if it is elsewhere (an engine
+    /// that moves does this for each of its sounds, so nothing holds the old device).
+    func follow(to context: AudioContext) throws {
+        guard buffer != nil else { return }
+        _ = try buffer(in: context)
     }
 
     /// Throws ``SoundStageError/Code-swift.struct/wrongContext`` unless the sound can play on
