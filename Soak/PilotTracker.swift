@@ -50,16 +50,25 @@ struct PilotTracker {
     private var beforePrevious: Block?
     /// Silent blocks since the last loud one: a gap only if the pilot comes back.
     private var silentRun: [Block] = []
-    /// Faults in the last ``edgeBlocks`` loud blocks, held until more loud blocks follow:
+    /// What the last ``edgeBlocks`` loud blocks showed, held until more loud blocks follow:
     /// where the output ends or moves away, the pilot's last blocks are its release.
-    private var held: [Fault] = []
+    private var held: [Observation] = []
+
+    /// One block's findings, counted once loud blocks follow it.
+    private struct Observation {
+        let block: Int
+        var phaseStep: Double?
+        var dipRatio: Double?
+        var faults: [Fault] = []
+    }
     static let edgeBlocks = 3
 
     /// The first 100 faults.
     private(set) var faults: [Fault] = []
     /// Every fault.
     private(set) var faultCount = 0
-    /// The largest phase step between loud blocks, in radians.
+    /// The largest phase step between loud blocks, in radians (the pilot's onset and release
+    /// left out, as for faults).
     private(set) var largestPhaseStep = 0.0
     /// The smallest ratio of a block to the quieter of its neighbours.
     private(set) var smallestDipRatio = Double.infinity
@@ -133,30 +142,34 @@ struct PilotTracker {
         loudBlocks += 1
         if firstLoud == nil { firstLoud = block.index }
         lastLoud = block.index
-        // Faults seen edgeBlocks loud blocks ago were not the pilot's release.
+        // What was seen edgeBlocks loud blocks ago was not the pilot's release.
         while let first = held.first, first.block <= block.index - Self.edgeBlocks {
-            if faults.count < 100 { faults.append(first) }
-            faultCount += 1
+            if let step = first.phaseStep { largestPhaseStep = max(largestPhaseStep, step) }
+            if let ratio = first.dipRatio { smallestDipRatio = min(smallestDipRatio, ratio) }
+            for fault in first.faults where faults.count < 100 { faults.append(fault) }
+            faultCount += first.faults.count
             held.removeFirst()
         }
+        var seen = Observation(block: block.index)
+        defer { held.append(seen) }
         if loudBlocks <= Self.edgeBlocks {
             // The pilot's onset.
         } else if let first = silentRun.first, let last = silentRun.last {
-            fault(first.index, "no pilot for \(String(format: "%.0f", Double((last.index - first.index + 1) * blockLength) * 1000 / Double(rate))) ms, then it came back")
+            seen.faults.append(fault(first.index, "no pilot for \(String(format: "%.0f", Double((last.index - first.index + 1) * blockLength) * 1000 / Double(rate))) ms, then it came back"))
             silentRun = []
             beforePrevious = nil
         } else if let previous {
             let step = abs(Self.wrapped(block.phase - previous.phase))
-            largestPhaseStep = max(largestPhaseStep, step)
+            seen.phaseStep = step
             if step > limits.phaseStep {
-                fault(block.index, String(format: "the pilot's phase jumped %.1f degrees (%.2f ms of the tone)", step * 180 / .pi,
-                                          step / (2 * .pi * frequency) * 1000))
+                seen.faults.append(fault(block.index, String(format: "the pilot's phase jumped %.1f degrees (%.2f ms of the tone)",
+                                                             step * 180 / .pi, step / (2 * .pi * frequency) * 1000)))
             }
             if let before = beforePrevious {
                 let ratio = previous.amplitude / min(before.amplitude, block.amplitude)
-                smallestDipRatio = min(smallestDipRatio, ratio)
+                seen.dipRatio = ratio
                 if ratio < limits.dipRatio {
-                    fault(previous.index, String(format: "a dip to %.0f %% of its neighbours", ratio * 100))
+                    seen.faults.append(fault(previous.index, String(format: "a dip to %.0f %% of its neighbours", ratio * 100)))
                 }
             }
         }
@@ -164,8 +177,8 @@ struct PilotTracker {
         previous = block
     }
 
-    private mutating func fault(_ index: Int, _ what: String) {
-        held.append(Fault(block: index, seconds: Double(index * blockLength) / Double(rate), what: what))
+    private func fault(_ index: Int, _ what: String) -> Fault {
+        Fault(block: index, seconds: Double(index * blockLength) / Double(rate), what: what)
     }
 
     static func wrapped(_ x: Double) -> Double {

@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension SoundFile {
+    /// The bytes of a file about to be read whole, read at once into memory mapped with every
+    /// page present (`MAP_ANONYMOUS | MAP_POPULATE`: a 100 MB WAV then loads without 24,000
+    /// separate page faults, measured about a fifth of its load time), or read as any other
+    /// file when it is not a regular file or the memory cannot be mapped.
+    ///
+    /// The file itself is not mapped: a mapping dies (SIGBUS) when its file is truncated under
+    /// it, and it did so when a file was cut while it loaded. A file that shrinks while it is
+    /// read gives the bytes it still had; one that grows, the size it had when opened.
+    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` naming the file and the reason.
+    static func wholeContents(of url: URL, operation: String) throws -> Data {
+        func failure(_ code: Int32) -> SoundStageError {
+            SoundStageError(.fileAccess, operation: operation, object: url.path, reason: "cannot read the file (\(String(cString: strerror(code))))")
+        }
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(errno) }
+        // What is not a regular file (a pipe, a device) has no size to read up to.
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return try contents(of: url, operation: operation) }
+        let size = Int(info.st_size)
+        guard size > 0 else { return Data() }
+        guard let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
+              address != MAP_FAILED else { return try contents(of: url, operation: operation) }
+        var done = 0
+        while done < size {
+            let got = pread(fd, address + done, size - done, off_t(done))
+            if got < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                munmap(address, size)
+                throw failure(code)
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return Data(bytesNoCopy: address, count: done, deallocator: .custom { _, _ in munmap(address, size) })
+    }
+
+    /// The bytes of a file, read into memory: what a stream decodes from as it plays, so a
+    /// file truncated or rewritten meanwhile cannot touch what plays.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` naming the file and the reason.
+    static func contents(of url: URL, operation: String) throws -> Data {
+        do { return try Data(contentsOf: url) } catch {
+            throw SoundStageError(.fileAccess, operation: operation, object: url.path, reason: "cannot read the file (\(error.localizedDescription))")
+        }
+    }
+}
