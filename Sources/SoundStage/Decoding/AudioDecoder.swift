@@ -44,7 +44,7 @@ extension AudioDecoder {
 }
 
 extension SoundFile {
-    /// Opens a decoder on a file, mapped into memory rather than read.
+    /// Opens a decoder on a file, read into memory (compressed stays compressed).
     ///
     /// - Parameter keepNative: keep encodings OpenAL Soft plays as they are (the laws and
     ///   WAV ADPCM stay compressed); by default reads give linear PCM (uint8, int16 or
@@ -55,12 +55,12 @@ extension SoundFile {
         try decoder(contentsOf: url, keepNative: keepNative, wholeFile: false)
     }
 
-    /// Opens a decoder. `wholeFile`: the file is read to the end now, so it is mapped with
-    /// every page at once; otherwise the decoder may live long (a stream), so it holds the
-    /// file's bytes, which a truncation of the file cannot take away as it would a mapping's.
+    /// Opens a decoder on the file's bytes, read into memory now (a truncation of the file
+    /// cannot take them away, as it would a mapping's). `wholeFile`: the file is decoded to
+    /// the end at once, so its bytes are read into memory whose pages are all present.
     static func decoder(contentsOf url: URL, keepNative: Bool, wholeFile: Bool) throws -> any AudioDecoder {
         let operation = operationName("decode(contentsOf:)")
-        let data = wholeFile ? try mappedContents(of: url, operation: operation) : try contents(of: url, operation: operation)
+        let data = wholeFile ? try wholeContents(of: url, operation: operation) : try contents(of: url, operation: operation)
         return try decoder(data, name: url.path, keepNative: keepNative)
     }
 
@@ -77,7 +77,7 @@ extension SoundFile {
     }
 }
 
-/// Reads WAV, AIFF and CAF: the bytes stay where they are (mapped for files) and each read
+/// Reads WAV, AIFF and CAF: the bytes stay where they are (a file read into memory) and each read
 /// converts only the blocks it needs.
 final class PCMDecoder: NamedDecoder {
     let data: Data

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The bytes a C decoder library reads through SoundStage's callbacks, and its read position
-/// (libvorbisfile and libopusfile read this way: from a mapped file or in-memory data).
+/// (libvorbisfile and libopusfile read this way: from a file read into memory, or data).
 final class ByteSource {
     let data: Data
     var position = 0

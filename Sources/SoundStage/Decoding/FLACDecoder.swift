@@ -2,7 +2,7 @@ import CFLAC
 import Foundation
 
 /// Decodes FLAC with libFLAC's stream decoder, reading SoundStage's own view of the bytes
-/// (mapped for files): 16-bit and narrower streams to Int16, wider ones to Float32 (exact: a
+/// (read into memory for files): 16-bit and narrower streams to Int16, wider ones to Float32 (exact: a
 /// 24-bit sample fits a float), in OpenAL's channel order (FLAC's own for every layout
 /// OpenAL plays), with frame-exact seeks (`FLAC__stream_decoder_seek_absolute`).
 final class FLACDecoder: NamedDecoder {

@@ -1,7 +1,7 @@
 import CMPG123
 import Foundation
 
-/// Decodes MP3 with libmpg123 over ``ByteSource`` (mapped for files) to interleaved Float32.
+/// Decodes MP3 with libmpg123 over ``ByteSource`` (the file read into memory) to interleaved Float32.
 /// libmpg123 reads the LAME/Xing gapless information and leaves out the encoder's delay and
 /// padding, so a looped MP3 made by LAME has no gap; the whole stream is scanned once so the
 /// length and every seek are exact to the frame.

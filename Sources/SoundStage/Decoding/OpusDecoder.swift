@@ -1,8 +1,8 @@
 import COpus
 import Foundation
 
-/// Decodes Ogg Opus with libopusfile (`op_open_callbacks` over ``ByteSource``, mapped for
-/// files) to interleaved Float32 at 48 kHz, as Opus always decodes, in OpenAL's channel
+/// Decodes Ogg Opus with libopusfile (`op_open_callbacks` over ``ByteSource``, a file read
+/// into memory) to interleaved Float32 at 48 kHz, as Opus always decodes, in OpenAL's channel
 /// order. libopusfile drops the stream's pre-skip and seeks to the frame (`op_pcm_seek`).
 final class OpusDecoder: NamedDecoder {
     let name: String

@@ -2,7 +2,7 @@ import CVorbis
 import Foundation
 
 /// Decodes Ogg Vorbis with libvorbisfile (`ov_open_callbacks` over SoundStage's own reader
-/// of the bytes, ``ByteSource``, mapped for files) to interleaved Float32 in OpenAL's channel order, with
+/// of the bytes, ``ByteSource``, a file read into memory) to interleaved Float32 in OpenAL's channel order, with
 /// frame-exact seeks (`ov_pcm_seek`).
 final class VorbisDecoder: NamedDecoder {
     let name: String

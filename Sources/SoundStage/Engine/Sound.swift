@@ -7,7 +7,7 @@ import Synchronization
 /// - **Loaded** (``init(engine:contentsOf:)``, ``init(engine:data:name:)``, waveforms): decoded
 ///   once, kept in one buffer; every player starts at once. Best for effects and short loops.
 /// - **Streamed** (``init(engine:streamingContentsOf:)``, ``init(engine:streamingData:name:)``):
-///   only the file's bytes are kept (mapped, for files); each player decodes its own way
+///   only the file's bytes are kept (as they are, compressed stays compressed); each player decodes its own way
 ///   through them, about 100 ms at a time with four such chunks queued. Best for music and
 ///   long ambience. A file that turns out to be damaged part-way is reported to the player as
 ///   ``PlayerEvent/decodeError(_:)`` and then ``PlayerEvent/finished(successfully:)`` with
