@@ -22,7 +22,7 @@ final class GameLoad {
     private let line: Sound
     private var oneShots: [Voice] = []
     private var movers: [(voice: Voice, ends: Double, angle: Float, radius: Float, speed: Float)] = []
-    private var random: SplitMix
+    private var random: SeededGenerator
     private var nextFade = GameLoad.fadeEvery
     private var nextDialog = 5.0
     private let moveEvery: Double
@@ -51,7 +51,7 @@ final class GameLoad {
         self.moveLimit = moveLimit
         nextMove = moveEvery
         self.outputs = outputs
-        random = SplitMix(seed: seed)
+        random = SeededGenerator(seed: seed)
         try engine.configureVoices(VoiceConfiguration(realVoices: 64))
         let rate = 48_000
         func tone(_ name: String, seconds: Double, _ f: (Double) -> Double) throws -> Sound {
@@ -174,26 +174,13 @@ final class GameLoad {
     }
 }
 
-/// A small seeded generator (SplitMix64), so an offline soak repeats exactly.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next() >> 11) / Double(1 << 53)
-    }
-}
-
 /// Why the soak failed.
 struct SoakFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension SeededGenerator {
+    /// A value drawn uniformly from `low..<high`.
+    mutating func uniform(_ low: Double, _ high: Double) -> Double { Double.random(in: low..<high, using: &self) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SoundStage
 
 /// Shows that the pilot tracker finds what it is there to find, before a soak trusts it:
 /// synthetic outputs with the pilot faded and ducked under loud voices, clean and with gaps of
@@ -49,7 +50,7 @@ struct SelfTest: ParsableCommand {
     /// 9 dB, with 60 windowed tones between 600 Hz and 3.5 kHz at once, louder than it.
     static func output(rate: Int, seconds: Double, gap: Gap?) -> [Float] {
         let n = Int(seconds * Double(rate))
-        var random = SplitMix(seed: 7)
+        var random = SeededGenerator(seed: 7)
         var out = [Float](repeating: 0, count: n)
         var musicTime = 0.0
         let gapStart = gap.map { Int($0.at * Double(rate)) } ?? n
