@@ -13,8 +13,8 @@ extension SoundFile {
     ///
     /// The file itself is not mapped, though a mapping costs only 6 ms: a mapping dies
     /// (SIGBUS) when its file is truncated under it, and it did so when a file was cut while it
-    /// loaded. A file that shrinks while it is
-    /// read gives the bytes it still had; one that grows, the size it had when opened.
+    /// loaded. A file that shrinks while it is read gives the bytes it still had; one that
+    /// grows, the size it had when opened.
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` naming the file and the reason.
     static func wholeContents(of url: URL, operation: String) throws -> Data {
         func failure(_ code: Int32) -> SoundStageError {
