@@ -32,6 +32,7 @@ lines = [
     "public enum ReverbPreset: String, Sendable, CaseIterable, Hashable {",
 ]
 for name, _ in presets:
+    lines.append(f"    /// `EFX_REVERB_PRESET_{name}`: {name.replace('_', ', ').lower()}.")
     lines.append(f"    case {case_name(name)} = \"{name}\"")
 lines += [
     "",

@@ -23,12 +23,14 @@ export SOUNDSTAGE_E2E=1
 # reported one to 5 ms, and the game's terminal tests beside it once added 23 ms), then the
 # ten-minute playlist beside the game's tests; a filtered run runs what it names.
 # A whole run ends with five minutes of the soak offline (scripts/soak.sh: memory, gaps,
-# OpenAL objects) and every fuzz target for 60 s on its corpus (scripts/fuzz.sh).
+# OpenAL objects), the documentation built with no warning and 100 % of the public symbols
+# documented (scripts/docs.sh), and every fuzz target for 60 s on its corpus (scripts/fuzz.sh).
 if [[ $# -eq 0 ]]; then
     SOUNDSTAGE_TIMING_TESTS=later swift test
     swift test --filter UnderrunTests
     swift test --filter "PlaylistServerTests|DrumDubGameTests"
     SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
+    scripts/docs.sh
     scripts/fuzz.sh all 60
 else
     swift test "$@"

@@ -46,9 +46,11 @@ extension AudioDecoder {
 extension SoundFile {
     /// Opens a decoder on a file, read into memory (compressed stays compressed).
     ///
-    /// - Parameter keepNative: keep encodings OpenAL Soft plays as they are (the laws and
-    ///   WAV ADPCM stay compressed); by default reads give linear PCM (uint8, int16 or
-    ///   float32) and seeks are frame-exact for every encoding.
+    /// - Parameters:
+    ///   - url: the sound file; its first bytes say what it is, not its name.
+    ///   - keepNative: keep encodings OpenAL Soft plays as they are (the laws and WAV ADPCM
+    ///     stay compressed); by default reads give linear PCM (uint8, int16 or float32) and
+    ///     seeks are frame-exact for every encoding.
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` when the file cannot be
     ///   read, ``SoundStageError/Code-swift.struct/decodingFailed`` naming it and the reason.
     public static func decoder(contentsOf url: URL, keepNative: Bool = false) throws -> any AudioDecoder {

@@ -59,6 +59,8 @@ extension EFXParameters {
 
 /// The waveform of a chorus's or flanger's modulation.
 public enum ModulationWaveform: Int, Sendable, Hashable, CaseIterable {
+    /// A sine.
     case sinusoid = 0
+    /// A triangle.
     case triangle = 1
 }

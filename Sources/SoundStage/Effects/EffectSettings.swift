@@ -5,15 +5,25 @@ import COpenAL
 public enum EffectSettings: Sendable, Hashable {
     /// Reverb: EAX reverb when OpenAL has it, standard reverb otherwise (see ``Reverb``).
     case reverb(Reverb)
+    /// Echo: repeats of the sound, alternating left and right (see ``Echo``).
     case echo(Echo)
+    /// Chorus: copies slightly delayed and detuned, for a fuller sound (see ``Chorus``).
     case chorus(Chorus)
+    /// Flanger: a short, swept delay mixed back in (see ``Flanger``).
     case flanger(Flanger)
+    /// Distortion: clipping with pre- and post-filters (see ``Distortion``).
     case distortion(Distortion)
+    /// A four-band equalizer (see ``Equalizer``).
     case equalizer(Equalizer)
+    /// A compressor that evens out the level (see ``Compressor``).
     case compressor(Compressor)
+    /// Ring modulation by a carrier tone (see ``RingModulator``).
     case ringModulator(RingModulator)
+    /// Auto-wah: a band-pass filter that follows the level (see ``Autowah``).
     case autowah(Autowah)
+    /// Pitch shift by semitones and cents (see ``PitchShifter``).
     case pitchShifter(PitchShifter)
+    /// Frequency shift by a number of hertz, up or down per side (see ``FrequencyShifter``).
     case frequencyShifter(FrequencyShifter)
     /// What is sent goes to the centre (dialog) channel.
     case dedicatedDialog(Dedicated)

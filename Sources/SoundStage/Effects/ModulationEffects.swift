@@ -2,6 +2,7 @@ import COpenAL
 
 /// Chorus (`AL_EFFECT_CHORUS`): copies of the sound, delayed by a modulated few ms.
 public struct Chorus: EFXParameters {
+    /// The shape of the delay's modulation.
     public var waveform: ModulationWaveform
     /// Degrees between the left and right modulation, -180...180.
     public var phase: Int
@@ -41,6 +42,7 @@ public struct Chorus: EFXParameters {
 
 /// Flanger (`AL_EFFECT_FLANGER`): a copy delayed by a sweeping millisecond or two.
 public struct Flanger: EFXParameters {
+    /// The shape of the delay's modulation.
     public var waveform: ModulationWaveform
     /// Degrees between the left and right modulation, -180...180.
     public var phase: Int
@@ -82,12 +84,20 @@ public struct Flanger: EFXParameters {
 /// difference of their frequencies.
 public struct RingModulator: EFXParameters {
     /// The carrier's waveform.
-    public enum Carrier: Int, Sendable, Hashable, CaseIterable { case sinusoid = 0, sawtooth = 1, square = 2 }
+    public enum Carrier: Int, Sendable, Hashable, CaseIterable {
+        /// A sine.
+        case sinusoid = 0
+        /// A sawtooth.
+        case sawtooth = 1
+        /// A square.
+        case square = 2
+    }
 
     /// The carrier's frequency in Hz, 0...8000.
     public var frequency: Float
     /// Hz below which the input is cut first, 0...24000.
     public var highpassCutoff: Float
+    /// The carrier's waveform.
     public var waveform: Carrier
 
     /// A ring modulator; EFX's defaults for what is not given.

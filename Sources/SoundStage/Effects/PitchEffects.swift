@@ -27,11 +27,20 @@ public struct PitchShifter: EFXParameters {
 /// Frequency shifter (`AL_EFFECT_FREQUENCY_SHIFTER`): every frequency moved by the same Hz.
 public struct FrequencyShifter: EFXParameters {
     /// Which way a channel is shifted.
-    public enum Direction: Int, Sendable, Hashable, CaseIterable { case down = 0, up = 1, off = 2 }
+    public enum Direction: Int, Sendable, Hashable, CaseIterable {
+        /// Shifted down by ``FrequencyShifter/frequency``.
+        case down = 0
+        /// Shifted up by ``FrequencyShifter/frequency``.
+        case up = 1
+        /// Not shifted.
+        case off = 2
+    }
 
     /// Hz, 0...24000.
     public var frequency: Float
+    /// Which way the left channel is shifted.
     public var leftDirection: Direction
+    /// Which way the right channel is shifted.
     public var rightDirection: Direction
 
     /// A frequency shifter; EFX's defaults for what is not given.

@@ -5,31 +5,51 @@ import COpenAL
 /// has it, and otherwise by the standard reverb, which keeps the parameters it has (as
 /// OpenAL Soft's `alreverb.c` example does); see ``AudioEffect``.
 public struct Reverb: Sendable, Hashable {
+    /// Modal density of the late reverb, 0...1: lower is more coloured, as in a small room.
     public var density: Float = AL_EAXREVERB_DEFAULT_DENSITY
+    /// Echo density of the late reverb, 0...1: lower sounds grainy.
     public var diffusion: Float = AL_EAXREVERB_DEFAULT_DIFFUSION
+    /// Level of the reflections and reverb together, 0...1 (the effect's master gain).
     public var gain: Float = AL_EAXREVERB_DEFAULT_GAIN
+    /// High-frequency attenuation at ``hfReference``, 0...1.
     public var gainHF: Float = AL_EAXREVERB_DEFAULT_GAINHF
+    /// Low-frequency attenuation at ``lfReference``, 0...1.
     public var gainLF: Float = AL_EAXREVERB_DEFAULT_GAINLF
     /// Seconds for the late reverb to fall 60 dB.
     public var decayTime: Float = AL_EAXREVERB_DEFAULT_DECAY_TIME
+    /// High-frequency decay time as a ratio of ``decayTime``, 0.1...2.
     public var decayHFRatio: Float = AL_EAXREVERB_DEFAULT_DECAY_HFRATIO
+    /// Low-frequency decay time as a ratio of ``decayTime``, 0.1...2.
     public var decayLFRatio: Float = AL_EAXREVERB_DEFAULT_DECAY_LFRATIO
+    /// Level of the early reflections, 0...3.16.
     public var reflectionsGain: Float = AL_EAXREVERB_DEFAULT_REFLECTIONS_GAIN
     /// Seconds from the sound to its first reflection.
     public var reflectionsDelay: Float = AL_EAXREVERB_DEFAULT_REFLECTIONS_DELAY
+    /// Where the early reflections come from, relative to the listener (length at most 1; zero: all around).
     public var reflectionsPan = SIMD3<Float>.zero
+    /// Level of the late reverb, 0...10.
     public var lateReverbGain: Float = AL_EAXREVERB_DEFAULT_LATE_REVERB_GAIN
     /// Seconds from the first reflection to the late reverb.
     public var lateReverbDelay: Float = AL_EAXREVERB_DEFAULT_LATE_REVERB_DELAY
+    /// Where the late reverb comes from, relative to the listener (length at most 1; zero: all around).
     public var lateReverbPan = SIMD3<Float>.zero
+    /// Seconds between the late reverb's echoes, 0.075...0.25.
     public var echoTime: Float = AL_EAXREVERB_DEFAULT_ECHO_TIME
+    /// How strong those echoes are, 0...1.
     public var echoDepth: Float = AL_EAXREVERB_DEFAULT_ECHO_DEPTH
+    /// Seconds per cycle of the late reverb's pitch modulation, 0.04...4.
     public var modulationTime: Float = AL_EAXREVERB_DEFAULT_MODULATION_TIME
+    /// How deep that modulation is, 0...1.
     public var modulationDepth: Float = AL_EAXREVERB_DEFAULT_MODULATION_DEPTH
+    /// High-frequency loss per metre in air, 0.892...1.
     public var airAbsorptionGainHF: Float = AL_EAXREVERB_DEFAULT_AIR_ABSORPTION_GAINHF
+    /// The frequency, in Hz, that ``gainHF`` and ``decayHFRatio`` refer to, 1000...20000.
     public var hfReference: Float = AL_EAXREVERB_DEFAULT_HFREFERENCE
+    /// The frequency, in Hz, that ``gainLF`` and ``decayLFRatio`` refer to, 20...1000.
     public var lfReference: Float = AL_EAXREVERB_DEFAULT_LFREFERENCE
+    /// How fast the reverb falls with distance, as the sources' rolloff does, 0...10.
     public var roomRolloffFactor: Float = AL_EAXREVERB_DEFAULT_ROOM_ROLLOFF_FACTOR
+    /// Whether high frequencies decay no slower than air absorption allows.
     public var decayHFLimit = true
 
     /// EFX's default reverb.

@@ -3,118 +3,231 @@
 /// The 113 standard EFX reverb presets (OpenAL Soft's `efx-presets.h`), by name: use one
 /// with ``Reverb/init(preset:)``. The raw value is the header's name, e.g. `CASTLE_HALL`.
 public enum ReverbPreset: String, Sendable, CaseIterable, Hashable {
+    /// `EFX_REVERB_PRESET_GENERIC`: generic.
     case generic = "GENERIC"
+    /// `EFX_REVERB_PRESET_PADDEDCELL`: paddedcell.
     case paddedcell = "PADDEDCELL"
+    /// `EFX_REVERB_PRESET_ROOM`: room.
     case room = "ROOM"
+    /// `EFX_REVERB_PRESET_BATHROOM`: bathroom.
     case bathroom = "BATHROOM"
+    /// `EFX_REVERB_PRESET_LIVINGROOM`: livingroom.
     case livingroom = "LIVINGROOM"
+    /// `EFX_REVERB_PRESET_STONEROOM`: stoneroom.
     case stoneroom = "STONEROOM"
+    /// `EFX_REVERB_PRESET_AUDITORIUM`: auditorium.
     case auditorium = "AUDITORIUM"
+    /// `EFX_REVERB_PRESET_CONCERTHALL`: concerthall.
     case concerthall = "CONCERTHALL"
+    /// `EFX_REVERB_PRESET_CAVE`: cave.
     case cave = "CAVE"
+    /// `EFX_REVERB_PRESET_ARENA`: arena.
     case arena = "ARENA"
+    /// `EFX_REVERB_PRESET_HANGAR`: hangar.
     case hangar = "HANGAR"
+    /// `EFX_REVERB_PRESET_CARPETEDHALLWAY`: carpetedhallway.
     case carpetedhallway = "CARPETEDHALLWAY"
+    /// `EFX_REVERB_PRESET_HALLWAY`: hallway.
     case hallway = "HALLWAY"
+    /// `EFX_REVERB_PRESET_STONECORRIDOR`: stonecorridor.
     case stonecorridor = "STONECORRIDOR"
+    /// `EFX_REVERB_PRESET_ALLEY`: alley.
     case alley = "ALLEY"
+    /// `EFX_REVERB_PRESET_FOREST`: forest.
     case forest = "FOREST"
+    /// `EFX_REVERB_PRESET_CITY`: city.
     case city = "CITY"
+    /// `EFX_REVERB_PRESET_MOUNTAINS`: mountains.
     case mountains = "MOUNTAINS"
+    /// `EFX_REVERB_PRESET_QUARRY`: quarry.
     case quarry = "QUARRY"
+    /// `EFX_REVERB_PRESET_PLAIN`: plain.
     case plain = "PLAIN"
+    /// `EFX_REVERB_PRESET_PARKINGLOT`: parkinglot.
     case parkinglot = "PARKINGLOT"
+    /// `EFX_REVERB_PRESET_SEWERPIPE`: sewerpipe.
     case sewerpipe = "SEWERPIPE"
+    /// `EFX_REVERB_PRESET_UNDERWATER`: underwater.
     case underwater = "UNDERWATER"
+    /// `EFX_REVERB_PRESET_DRUGGED`: drugged.
     case drugged = "DRUGGED"
+    /// `EFX_REVERB_PRESET_DIZZY`: dizzy.
     case dizzy = "DIZZY"
+    /// `EFX_REVERB_PRESET_PSYCHOTIC`: psychotic.
     case psychotic = "PSYCHOTIC"
+    /// `EFX_REVERB_PRESET_CASTLE_SMALLROOM`: castle, smallroom.
     case castleSmallroom = "CASTLE_SMALLROOM"
+    /// `EFX_REVERB_PRESET_CASTLE_SHORTPASSAGE`: castle, shortpassage.
     case castleShortpassage = "CASTLE_SHORTPASSAGE"
+    /// `EFX_REVERB_PRESET_CASTLE_MEDIUMROOM`: castle, mediumroom.
     case castleMediumroom = "CASTLE_MEDIUMROOM"
+    /// `EFX_REVERB_PRESET_CASTLE_LARGEROOM`: castle, largeroom.
     case castleLargeroom = "CASTLE_LARGEROOM"
+    /// `EFX_REVERB_PRESET_CASTLE_LONGPASSAGE`: castle, longpassage.
     case castleLongpassage = "CASTLE_LONGPASSAGE"
+    /// `EFX_REVERB_PRESET_CASTLE_HALL`: castle, hall.
     case castleHall = "CASTLE_HALL"
+    /// `EFX_REVERB_PRESET_CASTLE_CUPBOARD`: castle, cupboard.
     case castleCupboard = "CASTLE_CUPBOARD"
+    /// `EFX_REVERB_PRESET_CASTLE_COURTYARD`: castle, courtyard.
     case castleCourtyard = "CASTLE_COURTYARD"
+    /// `EFX_REVERB_PRESET_CASTLE_ALCOVE`: castle, alcove.
     case castleAlcove = "CASTLE_ALCOVE"
+    /// `EFX_REVERB_PRESET_FACTORY_SMALLROOM`: factory, smallroom.
     case factorySmallroom = "FACTORY_SMALLROOM"
+    /// `EFX_REVERB_PRESET_FACTORY_SHORTPASSAGE`: factory, shortpassage.
     case factoryShortpassage = "FACTORY_SHORTPASSAGE"
+    /// `EFX_REVERB_PRESET_FACTORY_MEDIUMROOM`: factory, mediumroom.
     case factoryMediumroom = "FACTORY_MEDIUMROOM"
+    /// `EFX_REVERB_PRESET_FACTORY_LARGEROOM`: factory, largeroom.
     case factoryLargeroom = "FACTORY_LARGEROOM"
+    /// `EFX_REVERB_PRESET_FACTORY_LONGPASSAGE`: factory, longpassage.
     case factoryLongpassage = "FACTORY_LONGPASSAGE"
+    /// `EFX_REVERB_PRESET_FACTORY_HALL`: factory, hall.
     case factoryHall = "FACTORY_HALL"
+    /// `EFX_REVERB_PRESET_FACTORY_CUPBOARD`: factory, cupboard.
     case factoryCupboard = "FACTORY_CUPBOARD"
+    /// `EFX_REVERB_PRESET_FACTORY_COURTYARD`: factory, courtyard.
     case factoryCourtyard = "FACTORY_COURTYARD"
+    /// `EFX_REVERB_PRESET_FACTORY_ALCOVE`: factory, alcove.
     case factoryAlcove = "FACTORY_ALCOVE"
+    /// `EFX_REVERB_PRESET_ICEPALACE_SMALLROOM`: icepalace, smallroom.
     case icepalaceSmallroom = "ICEPALACE_SMALLROOM"
+    /// `EFX_REVERB_PRESET_ICEPALACE_SHORTPASSAGE`: icepalace, shortpassage.
     case icepalaceShortpassage = "ICEPALACE_SHORTPASSAGE"
+    /// `EFX_REVERB_PRESET_ICEPALACE_MEDIUMROOM`: icepalace, mediumroom.
     case icepalaceMediumroom = "ICEPALACE_MEDIUMROOM"
+    /// `EFX_REVERB_PRESET_ICEPALACE_LARGEROOM`: icepalace, largeroom.
     case icepalaceLargeroom = "ICEPALACE_LARGEROOM"
+    /// `EFX_REVERB_PRESET_ICEPALACE_LONGPASSAGE`: icepalace, longpassage.
     case icepalaceLongpassage = "ICEPALACE_LONGPASSAGE"
+    /// `EFX_REVERB_PRESET_ICEPALACE_HALL`: icepalace, hall.
     case icepalaceHall = "ICEPALACE_HALL"
+    /// `EFX_REVERB_PRESET_ICEPALACE_CUPBOARD`: icepalace, cupboard.
     case icepalaceCupboard = "ICEPALACE_CUPBOARD"
+    /// `EFX_REVERB_PRESET_ICEPALACE_COURTYARD`: icepalace, courtyard.
     case icepalaceCourtyard = "ICEPALACE_COURTYARD"
+    /// `EFX_REVERB_PRESET_ICEPALACE_ALCOVE`: icepalace, alcove.
     case icepalaceAlcove = "ICEPALACE_ALCOVE"
+    /// `EFX_REVERB_PRESET_SPACESTATION_SMALLROOM`: spacestation, smallroom.
     case spacestationSmallroom = "SPACESTATION_SMALLROOM"
+    /// `EFX_REVERB_PRESET_SPACESTATION_SHORTPASSAGE`: spacestation, shortpassage.
     case spacestationShortpassage = "SPACESTATION_SHORTPASSAGE"
+    /// `EFX_REVERB_PRESET_SPACESTATION_MEDIUMROOM`: spacestation, mediumroom.
     case spacestationMediumroom = "SPACESTATION_MEDIUMROOM"
+    /// `EFX_REVERB_PRESET_SPACESTATION_LARGEROOM`: spacestation, largeroom.
     case spacestationLargeroom = "SPACESTATION_LARGEROOM"
+    /// `EFX_REVERB_PRESET_SPACESTATION_LONGPASSAGE`: spacestation, longpassage.
     case spacestationLongpassage = "SPACESTATION_LONGPASSAGE"
+    /// `EFX_REVERB_PRESET_SPACESTATION_HALL`: spacestation, hall.
     case spacestationHall = "SPACESTATION_HALL"
+    /// `EFX_REVERB_PRESET_SPACESTATION_CUPBOARD`: spacestation, cupboard.
     case spacestationCupboard = "SPACESTATION_CUPBOARD"
+    /// `EFX_REVERB_PRESET_SPACESTATION_ALCOVE`: spacestation, alcove.
     case spacestationAlcove = "SPACESTATION_ALCOVE"
+    /// `EFX_REVERB_PRESET_WOODEN_SMALLROOM`: wooden, smallroom.
     case woodenSmallroom = "WOODEN_SMALLROOM"
+    /// `EFX_REVERB_PRESET_WOODEN_SHORTPASSAGE`: wooden, shortpassage.
     case woodenShortpassage = "WOODEN_SHORTPASSAGE"
+    /// `EFX_REVERB_PRESET_WOODEN_MEDIUMROOM`: wooden, mediumroom.
     case woodenMediumroom = "WOODEN_MEDIUMROOM"
+    /// `EFX_REVERB_PRESET_WOODEN_LARGEROOM`: wooden, largeroom.
     case woodenLargeroom = "WOODEN_LARGEROOM"
+    /// `EFX_REVERB_PRESET_WOODEN_LONGPASSAGE`: wooden, longpassage.
     case woodenLongpassage = "WOODEN_LONGPASSAGE"
+    /// `EFX_REVERB_PRESET_WOODEN_HALL`: wooden, hall.
     case woodenHall = "WOODEN_HALL"
+    /// `EFX_REVERB_PRESET_WOODEN_CUPBOARD`: wooden, cupboard.
     case woodenCupboard = "WOODEN_CUPBOARD"
+    /// `EFX_REVERB_PRESET_WOODEN_COURTYARD`: wooden, courtyard.
     case woodenCourtyard = "WOODEN_COURTYARD"
+    /// `EFX_REVERB_PRESET_WOODEN_ALCOVE`: wooden, alcove.
     case woodenAlcove = "WOODEN_ALCOVE"
+    /// `EFX_REVERB_PRESET_SPORT_EMPTYSTADIUM`: sport, emptystadium.
     case sportEmptystadium = "SPORT_EMPTYSTADIUM"
+    /// `EFX_REVERB_PRESET_SPORT_SQUASHCOURT`: sport, squashcourt.
     case sportSquashcourt = "SPORT_SQUASHCOURT"
+    /// `EFX_REVERB_PRESET_SPORT_SMALLSWIMMINGPOOL`: sport, smallswimmingpool.
     case sportSmallswimmingpool = "SPORT_SMALLSWIMMINGPOOL"
+    /// `EFX_REVERB_PRESET_SPORT_LARGESWIMMINGPOOL`: sport, largeswimmingpool.
     case sportLargeswimmingpool = "SPORT_LARGESWIMMINGPOOL"
+    /// `EFX_REVERB_PRESET_SPORT_GYMNASIUM`: sport, gymnasium.
     case sportGymnasium = "SPORT_GYMNASIUM"
+    /// `EFX_REVERB_PRESET_SPORT_FULLSTADIUM`: sport, fullstadium.
     case sportFullstadium = "SPORT_FULLSTADIUM"
+    /// `EFX_REVERB_PRESET_SPORT_STADIUMTANNOY`: sport, stadiumtannoy.
     case sportStadiumtannoy = "SPORT_STADIUMTANNOY"
+    /// `EFX_REVERB_PRESET_PREFAB_WORKSHOP`: prefab, workshop.
     case prefabWorkshop = "PREFAB_WORKSHOP"
+    /// `EFX_REVERB_PRESET_PREFAB_SCHOOLROOM`: prefab, schoolroom.
     case prefabSchoolroom = "PREFAB_SCHOOLROOM"
+    /// `EFX_REVERB_PRESET_PREFAB_PRACTISEROOM`: prefab, practiseroom.
     case prefabPractiseroom = "PREFAB_PRACTISEROOM"
+    /// `EFX_REVERB_PRESET_PREFAB_OUTHOUSE`: prefab, outhouse.
     case prefabOuthouse = "PREFAB_OUTHOUSE"
+    /// `EFX_REVERB_PRESET_PREFAB_CARAVAN`: prefab, caravan.
     case prefabCaravan = "PREFAB_CARAVAN"
+    /// `EFX_REVERB_PRESET_DOME_TOMB`: dome, tomb.
     case domeTomb = "DOME_TOMB"
+    /// `EFX_REVERB_PRESET_PIPE_SMALL`: pipe, small.
     case pipeSmall = "PIPE_SMALL"
+    /// `EFX_REVERB_PRESET_DOME_SAINTPAULS`: dome, saintpauls.
     case domeSaintpauls = "DOME_SAINTPAULS"
+    /// `EFX_REVERB_PRESET_PIPE_LONGTHIN`: pipe, longthin.
     case pipeLongthin = "PIPE_LONGTHIN"
+    /// `EFX_REVERB_PRESET_PIPE_LARGE`: pipe, large.
     case pipeLarge = "PIPE_LARGE"
+    /// `EFX_REVERB_PRESET_PIPE_RESONANT`: pipe, resonant.
     case pipeResonant = "PIPE_RESONANT"
+    /// `EFX_REVERB_PRESET_OUTDOORS_BACKYARD`: outdoors, backyard.
     case outdoorsBackyard = "OUTDOORS_BACKYARD"
+    /// `EFX_REVERB_PRESET_OUTDOORS_ROLLINGPLAINS`: outdoors, rollingplains.
     case outdoorsRollingplains = "OUTDOORS_ROLLINGPLAINS"
+    /// `EFX_REVERB_PRESET_OUTDOORS_DEEPCANYON`: outdoors, deepcanyon.
     case outdoorsDeepcanyon = "OUTDOORS_DEEPCANYON"
+    /// `EFX_REVERB_PRESET_OUTDOORS_CREEK`: outdoors, creek.
     case outdoorsCreek = "OUTDOORS_CREEK"
+    /// `EFX_REVERB_PRESET_OUTDOORS_VALLEY`: outdoors, valley.
     case outdoorsValley = "OUTDOORS_VALLEY"
+    /// `EFX_REVERB_PRESET_MOOD_HEAVEN`: mood, heaven.
     case moodHeaven = "MOOD_HEAVEN"
+    /// `EFX_REVERB_PRESET_MOOD_HELL`: mood, hell.
     case moodHell = "MOOD_HELL"
+    /// `EFX_REVERB_PRESET_MOOD_MEMORY`: mood, memory.
     case moodMemory = "MOOD_MEMORY"
+    /// `EFX_REVERB_PRESET_DRIVING_COMMENTATOR`: driving, commentator.
     case drivingCommentator = "DRIVING_COMMENTATOR"
+    /// `EFX_REVERB_PRESET_DRIVING_PITGARAGE`: driving, pitgarage.
     case drivingPitgarage = "DRIVING_PITGARAGE"
+    /// `EFX_REVERB_PRESET_DRIVING_INCAR_RACER`: driving, incar, racer.
     case drivingIncarRacer = "DRIVING_INCAR_RACER"
+    /// `EFX_REVERB_PRESET_DRIVING_INCAR_SPORTS`: driving, incar, sports.
     case drivingIncarSports = "DRIVING_INCAR_SPORTS"
+    /// `EFX_REVERB_PRESET_DRIVING_INCAR_LUXURY`: driving, incar, luxury.
     case drivingIncarLuxury = "DRIVING_INCAR_LUXURY"
+    /// `EFX_REVERB_PRESET_DRIVING_FULLGRANDSTAND`: driving, fullgrandstand.
     case drivingFullgrandstand = "DRIVING_FULLGRANDSTAND"
+    /// `EFX_REVERB_PRESET_DRIVING_EMPTYGRANDSTAND`: driving, emptygrandstand.
     case drivingEmptygrandstand = "DRIVING_EMPTYGRANDSTAND"
+    /// `EFX_REVERB_PRESET_DRIVING_TUNNEL`: driving, tunnel.
     case drivingTunnel = "DRIVING_TUNNEL"
+    /// `EFX_REVERB_PRESET_CITY_STREETS`: city, streets.
     case cityStreets = "CITY_STREETS"
+    /// `EFX_REVERB_PRESET_CITY_SUBWAY`: city, subway.
     case citySubway = "CITY_SUBWAY"
+    /// `EFX_REVERB_PRESET_CITY_MUSEUM`: city, museum.
     case cityMuseum = "CITY_MUSEUM"
+    /// `EFX_REVERB_PRESET_CITY_LIBRARY`: city, library.
     case cityLibrary = "CITY_LIBRARY"
+    /// `EFX_REVERB_PRESET_CITY_UNDERPASS`: city, underpass.
     case cityUnderpass = "CITY_UNDERPASS"
+    /// `EFX_REVERB_PRESET_CITY_ABANDONED`: city, abandoned.
     case cityAbandoned = "CITY_ABANDONED"
+    /// `EFX_REVERB_PRESET_DUSTYROOM`: dustyroom.
     case dustyroom = "DUSTYROOM"
+    /// `EFX_REVERB_PRESET_CHAPEL`: chapel.
     case chapel = "CHAPEL"
+    /// `EFX_REVERB_PRESET_SMALLWATERROOM`: smallwaterroom.
     case smallwaterroom = "SMALLWATERROOM"
 
     /// The preset's parameters, in the order of `EFXEAXREVERBPROPERTIES`.

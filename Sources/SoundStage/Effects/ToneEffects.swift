@@ -35,19 +35,23 @@ public struct Distortion: EFXParameters {
 /// Four-band equalizer (`AL_EFFECT_EQUALIZER`): a low shelf, two peaks and a high shelf. Gains
 /// are linear, 0.126...7.943 (-18...+18 dB).
 public struct Equalizer: EFXParameters {
+    /// Gain of the low shelf, 0.126...7.943 (-18...+18 dB).
     public var lowGain: Float
     /// Hz, 50...800.
     public var lowCutoff: Float
+    /// Gain of the first mid band, 0.126...7.943 (-18...+18 dB).
     public var mid1Gain: Float
     /// Hz, 200...3000.
     public var mid1Center: Float
     /// Octaves, 0.01...1.
     public var mid1Width: Float
+    /// Gain of the second mid band, 0.126...7.943 (-18...+18 dB).
     public var mid2Gain: Float
     /// Hz, 1000...8000.
     public var mid2Center: Float
     /// Octaves, 0.01...1.
     public var mid2Width: Float
+    /// Gain of the high shelf, 0.126...7.943 (-18...+18 dB).
     public var highGain: Float
     /// Hz, 4000...16000.
     public var highCutoff: Float
@@ -81,6 +85,7 @@ public struct Equalizer: EFXParameters {
 
 /// Compressor (`AL_EFFECT_COMPRESSOR`): OpenAL Soft's is on or off, nothing more.
 public struct Compressor: EFXParameters {
+    /// Whether it compresses (off: the sound passes as it is).
     public var isOn: Bool
 
     /// A compressor, on by default.

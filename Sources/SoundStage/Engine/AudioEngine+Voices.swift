@@ -14,6 +14,7 @@ extension AudioEngine {
     /// time (see ``Voice``).
     ///
     /// - Parameters:
+    ///   - sound: what plays: loaded or streamed, of this engine's device.
     ///   - position: where it plays (absolute coordinates), nil for unpositioned.
     ///   - volume: ``Voice/volumeRange``, before its bus and variation (above 1 boosts before
     ///     distance attenuation, as OpenAL's source gain).
@@ -22,6 +23,8 @@ extension AudioEngine {
     ///     priority, and a higher priority is real before any audibility of a lower one.
     ///   - loops: 0 plays once, N plays N+1 times, -1 loops until stopped (``Voice/loopsRange``).
     ///   - bus: the bus it plays through; the effects bus by default.
+    ///   - options: pinning, what a virtual voice does, distances, a cone, relative
+    ///     placement and variation (``VoiceOptions``).
     /// - Throws: ``SoundStageError/Code-swift.struct/voiceRefused`` when the sound's rules or a
     ///   full pool refuse the play (the reason says which; a refused play steals nothing),
     ///   ``SoundStageError/Code-swift.struct/invalidState`` during an interruption (as

@@ -29,7 +29,7 @@ import Synchronization
 /// The engine is split by concern: the service loop and event delivery
 /// (`AudioEngine+Service.swift`), starting players together and on schedule, offline
 /// rendering, effects, interruptions, and what players ask of it. Its mutable state is one
-/// ``EngineState`` in a locked box.
+/// `EngineState` in a locked box.
 public final class AudioEngine: Sendable {
     /// Where the engine's sound goes.
     public enum Output: Sendable, Hashable {

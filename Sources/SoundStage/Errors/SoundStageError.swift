@@ -25,7 +25,7 @@ public struct SoundStageError: Error, Sendable, Equatable, CustomStringConvertib
     public var reason: String
 
     /// Creates an error. SoundStage itself makes them through one internal helper
-    /// (``ErrorNaming``), so that every operation is named the same way.
+    /// (`ErrorNaming`), so that every operation is named the same way.
     public init(_ code: Code, operation: String, object: String, reason: String) {
         self.code = code
         self.operation = operation

@@ -33,6 +33,8 @@ extension AudioBuffer {
     /// in the same form: 16-bit, full scale.
     ///
     /// - Parameters:
+    ///   - context: the context whose device holds the buffer.
+    ///   - waveform: sine, square, sawtooth, white noise or impulse.
     ///   - frequency: cycles per second, above 0 and at most 20000.
     ///   - phase: start phase in degrees, -180...180.
     ///   - duration: seconds, above 0 and at most 600.

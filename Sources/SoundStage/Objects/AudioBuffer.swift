@@ -28,6 +28,7 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     /// Makes a buffer from encoded bytes.
     ///
     /// - Parameters:
+    ///   - context: the context whose device holds the buffer.
     ///   - bytes: whole blocks (frames for PCM) of `format`.
     ///   - format: encoding and channel layout; it must be one OpenAL Soft can play.
     ///   - sampleRate: frames per second, 1...384000.

@@ -71,7 +71,7 @@ extension Property where Owner == AudioSource, Value == SIMD3<Float> {
 }
 
 extension Property where Owner == AudioSource, Value == Bool {
-    /// Whether ``position``, ``velocity`` and ``direction`` are relative to the listener
+    /// Whether `position`, `velocity` and ``direction`` are relative to the listener
     /// (`AL_SOURCE_RELATIVE`). Default false.
     public static var isRelative: Self { Self(SourceProperties.isRelative) }
     /// Whether the source loops its buffer (or whole queue) (`AL_LOOPING`). Default false.

@@ -33,7 +33,7 @@ extension Property where Owner == AudioContext, Value == Float {
 }
 
 extension Property where Owner == AudioContext, Value == Bool {
-    /// Whether each source's own ``Property/distanceModel`` is used instead of the context's
+    /// Whether each source's own `distanceModel` property is used instead of the context's
     /// (`alEnable(AL_SOURCE_DISTANCE_MODEL)`, `AL_EXT_source_distance_model`). Default false.
     public static var perSourceDistanceModel: Self { Self(ContextProperties.perSourceDistanceModel) }
 }

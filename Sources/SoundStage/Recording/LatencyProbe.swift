@@ -2,8 +2,9 @@ import Foundation
 
 /// How long sound takes through a device and back: measured by ``LatencyProbe``.
 public struct LatencyMeasurement: Sendable, CustomStringConvertible {
-    /// The output device played to and the capture device listened with.
+    /// The output device played to.
     public let outputDevice: String
+    /// The capture device listened with.
     public let captureDevice: String
     /// OpenAL's output latency while the clicks played (`AL_SOFT_source_latency`): from a
     /// sample leaving the mixer to the device's output.
@@ -13,8 +14,9 @@ public struct LatencyMeasurement: Sendable, CustomStringConvertible {
     public let roundTripSeconds: Double
     /// The spread of the round trips (largest less smallest).
     public let spreadSeconds: Double
-    /// Clicks played and clicks heard.
+    /// Clicks played.
     public let clicks: Int
+    /// Clicks heard.
     public let heard: Int
 
     /// What the round trip leaves after the output: the way in, from the device's input to

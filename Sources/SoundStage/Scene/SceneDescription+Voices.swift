@@ -63,8 +63,9 @@ public struct GroupDescription: Sendable, Equatable {
     public var name: String
     /// How many copies, 1...100000.
     public var count: Int
-    /// The box's corners.
+    /// The box's lowest corner.
     public var min: SIMD3<Float>
+    /// The box's highest corner.
     public var max: SIMD3<Float>
     /// The seed of the placement. Default 0.
     public var seed: UInt64 = 0

@@ -190,6 +190,7 @@ public enum ScenePlot {
         }
     }
 
+    /// The names the plot gives the channels of `layout`, in order (for example `L`, `R`).
     public static func channelNames(_ layout: ChannelLayout) -> [String] { layout.channelNames }
 
     static func label(_ sound: SoundDescription) -> String {

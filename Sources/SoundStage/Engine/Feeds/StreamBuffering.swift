@@ -13,6 +13,8 @@ public struct StreamBuffering: Sendable, Hashable {
     /// The most chunks an underrun can grow the queue to, `chunks`...256.
     public var maximumChunks: Int
 
+    /// Buffering of `chunks` chunks of `chunkSeconds` each, growing to `maximumChunks` after
+    /// underruns (checked by ``Player/setStreamBuffering(_:)``).
     public init(chunkSeconds: Double = 0.1, chunks: Int = 4, maximumChunks: Int = 16) {
         self.chunkSeconds = chunkSeconds
         self.chunks = chunks

@@ -17,6 +17,8 @@ public struct MusicalTempo: Sendable, Hashable, Codable {
     /// bar). Each play of a looping sound starts its grid again from here.
     public var firstBeat: Double
 
+    /// A tempo of `beatsPerMinute`, `beatsPerBar` beats to the bar, the first downbeat
+    /// `firstBeat` seconds into the sound (checked when a player or playlist takes it).
     public init(beatsPerMinute: Double, beatsPerBar: Int = 4, firstBeat: Double = 0) {
         self.beatsPerMinute = beatsPerMinute
         self.beatsPerBar = beatsPerBar
@@ -48,7 +50,9 @@ public struct MusicalTempo: Sendable, Hashable, Codable {
 
 /// A musical unit a transition can wait for.
 public enum MusicalUnit: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The next beat.
     case beat
+    /// The next downbeat of a bar.
     case bar
 }
 

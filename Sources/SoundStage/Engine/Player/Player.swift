@@ -14,7 +14,7 @@ import Foundation
 ///
 /// The player is split by concern: transport (`Player+Transport.swift`), settings, time and
 /// seeking, events, metering, fades, and the service tick. Its mutable state is one
-/// ``PlayerState`` in a locked box; how its source is fed is one ``PlaybackFeed``.
+/// `PlayerState` in a locked box; how its source is fed is one `PlaybackFeed`.
 public final class Player: Sendable, CustomStringConvertible {
     /// The sound played.
     public let sound: Sound
