@@ -126,7 +126,7 @@ extension AudioEngine {
     public var realVoiceLimit: Int {
         let context = self.context
         return voices.state.withLockedValue { s in
-            if !s.isConfigured { try? voices.configure(&s, s.configuration, context: context) }
+            if !s.isConfigured { try? voices.configureByDefault(&s, context: context) }
             return s.realLimit
         }
     }

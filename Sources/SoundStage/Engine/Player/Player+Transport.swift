@@ -107,8 +107,14 @@ extension Player {
                 // The engine moved to another device since this player last played.
                 try replaceSource(&s, old, in: context, held)
             }
-            // The source comes from the engine's pool, as a pinned voice's would.
-            let source = try s.source ?? engine.voices.lendSource(held, in: context)
+            // The source comes from the engine's pool, as a pinned voice's would. With none left
+            // the error names this player (the context's own names only the context).
+            let source: AudioSource
+            do {
+                source = try s.source ?? engine.voices.lendSource(held, in: context)
+            } catch let error as SoundStageError where error.code == .sourceLimitReached {
+                throw failure(.sourceLimitReached, "prepareToPlay()", "no OpenAL source left to play on: \(error.object): \(error.reason)")
+            }
             s.source = source
             if s.isEngaged || s.pendingStart != nil {
                 // Fed already: only the bus and its effects may have changed since (a bus

@@ -11,7 +11,7 @@ extension VoicePool {
     ///   has no source left and no voice holds one; then no voice has lost anything.
     func lendSource(_ held: borrowing LockHeld, in context: AudioContext, replacing: Bool = false) throws -> AudioSource {
         try state.withLockedValue(held) { s in
-            if !s.isConfigured { try configure(&s, s.configuration, context: context) }
+            if !s.isConfigured { try configureByDefault(&s, context: context) }
             let source = try sourceForPlayer(&s, in: context)
             try resetForPlayer(source)
             // Over the pool's places now: the weakest voice gives its place up (fading out).

@@ -20,7 +20,7 @@ extension VoicePool {
     func play(_ held: borrowing LockHeld, _ sound: Sound, _ request: VoiceRequest, context: AudioContext,
               nowFrame: Int, nowSeconds: Double, member: String) throws -> (voice: Voice, ducking: Bool) {
         try state.withLockedValue(held) { s in
-            if !s.isConfigured { try configure(&s, s.configuration, context: context) }
+            if !s.isConfigured { try configureByDefault(&s, context: context) }
             let entry = register(&s, sound)
             let rules = s.sounds[entry].rules
             if let last = s.sounds[entry].lastStart, nowSeconds - last < rules.minimumInterval {
@@ -179,6 +179,18 @@ extension VoicePool {
         resize(&s, context: context)
         s.generator = SeededGenerator(seed: configuration.seed)
         s.isConfigured = true
+    }
+
+    /// Configures a pool the game never configured, at its first use: the default
+    /// configuration, its reserve cut to a quarter of the context's sources when the context
+    /// has fewer than four times as many (a context of 8 sources cannot keep 32 free, and
+    /// every voice and player was refused with an error about a call the game never made).
+    func configureByDefault(_ s: inout VoicePoolState, context: AudioContext) throws {
+        var configuration = s.configuration
+        if configuration.realVoices == nil {
+            configuration.reservedSources = min(configuration.reservedSources, context.sourceLimit / 4)
+        }
+        try configure(&s, configuration, context: context)
     }
 
     /// Works out the pool's sizes from its configuration and what `context` grants (on

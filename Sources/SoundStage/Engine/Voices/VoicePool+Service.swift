@@ -13,7 +13,7 @@ extension VoicePool {
         let listener = ListenerSnapshot(position: context.listener.get(.position), gain: context.listener.get(.gain),
                                         model: context.get(.distanceModel))
         state.withLockedValue(held) { s in
-            if !s.isConfigured { try? configure(&s, s.configuration, context: context) }
+            if !s.isConfigured { try? configureByDefault(&s, context: context) }
             if listener != s.listener { s.rankInputsChanged = true }
             s.listener = listener
             releaseLeaving(&s)

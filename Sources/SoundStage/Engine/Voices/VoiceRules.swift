@@ -40,7 +40,8 @@ public struct VoiceConfiguration: Sendable, Hashable {
     /// pool adds a quarter of it for fading, within what the context grants.
     public var realVoices: Int?
     /// Sources the pool never takes when ``realVoices`` is nil: left for the game's own
-    /// ``AudioSource``s (and for players beyond the pool's real voices).
+    /// ``AudioSource``s (and for players beyond the pool's real voices). 32 by default; an
+    /// engine that was never configured keeps at most a quarter of its context's sources.
     public var reservedSources: Int
     /// How many voices may play at once, real and virtual; past it the least important,
     /// least audible voice is stolen, or the play refused.
