@@ -94,6 +94,11 @@ extension AudioEngine {
     /// The shortest and longest waits between attempts to open a device after a loss.
     static let reopenWaits: ClosedRange<Double> = 0.05...2
 
+    /// How long a replacement device must play before its loss counts as a new one: a loss
+    /// sooner than this after a recovery (a device that fails as soon as it is opened) waits
+    /// twice as long as the last attempt did; a later one starts the waits over.
+    static let healthyOutputSeconds = 1.0
+
     /// At the start of a tick on a real device: notices a lost output and moves to the
     /// default device (or the named one asked for, if it is back), or, when none opens, keeps
     /// every player as it is and tries again later (or plays on the silent output, when
@@ -105,7 +110,7 @@ extension AudioEngine {
             if device.isConnected { return true }
             state.withLockedValue(held) { s in
                 var wait = Self.reopenWaits.lowerBound, next = now
-                if let last = s.lastRecovery, now - last.at < .seconds(Self.reopenWaits.upperBound) {
+                if let last = s.lastRecovery, now - last.at < .seconds(Self.healthyOutputSeconds) {
                     wait = min(last.wait * 2, Self.reopenWaits.upperBound)
                     next = last.at + .seconds(wait)
                 }
