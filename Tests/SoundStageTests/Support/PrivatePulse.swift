@@ -151,19 +151,38 @@ final class ChildProcess: Sendable {
         return data.withUnsafeBytes { raw in Array(raw.bindMemory(to: Float.self).prefix(data.count / 4)) }
     }
 
+    /// The first line containing `text` after the first `skipping` lines, if one has come:
+    /// its index and when it arrived.
+    func line(containing text: String, after skipping: Int = 0) -> (index: Int, at: ContinuousClock.Instant)? {
+        output.withLock { o -> (Int, ContinuousClock.Instant)? in
+            for (i, line) in o.lines.enumerated() where i >= skipping && line.0.contains(text) { return (i, line.1) }
+            return nil
+        }
+    }
+
     /// Waits up to `seconds` for a line containing `text` after the first `skipping` lines;
     /// returns its index and when it arrived.
     func waitForLine(containing text: String, after skipping: Int = 0, seconds: Double = 10) -> (index: Int, at: ContinuousClock.Instant)? {
         let deadline = ContinuousClock.now + .seconds(seconds)
         repeat {
-            let found = output.withLock { o -> (Int, ContinuousClock.Instant)? in
-                for (i, line) in o.lines.enumerated() where i >= skipping && line.0.contains(text) { return (i, line.1) }
-                return nil
-            }
-            if let found { return found }
+            if let found = line(containing: text, after: skipping) { return found }
             Thread.sleep(forTimeInterval: 0.005)
         } while ContinuousClock.now < deadline
         return nil
+    }
+
+    /// ``waitForLine(containing:after:seconds:)`` for a long async test: it suspends rather
+    /// than blocks, since a blocked thread is one of the test runner's few (one per core) and
+    /// the suites beside it would wait for it.
+    func nextLine(containing text: String, after skipping: Int = 0, seconds: Double = 10) async throws -> (index: Int, at: ContinuousClock.Instant)? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        // Looked for once more after the deadline: a suspended task may resume long after it.
+        while true {
+            let late = ContinuousClock.now >= deadline
+            if let found = line(containing: text, after: skipping) { return found }
+            if late { return nil }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// Waits up to `timeout` seconds until a float32 mono 48 kHz recording holds `seconds`
@@ -171,6 +190,12 @@ final class ChildProcess: Sendable {
     func waitForSamples(seconds: Double, timeout: Double = 15) {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while bytes.count < Int(seconds * 48_000) * 4 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    /// ``waitForSamples(seconds:timeout:)``, suspending rather than blocking.
+    func samples(seconds: Double, timeout: Double = 15) async throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while bytes.count < Int(seconds * 48_000) * 4 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
     }
 
     func signal(_ signal: Int32) { _ = kill(pid, signal) }
