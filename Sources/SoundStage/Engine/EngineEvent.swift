@@ -10,7 +10,8 @@ public enum EngineEvent: Sendable, CustomStringConvertible {
     /// The engine moved to another output device (see ``RouteChange``).
     case routeChanged(RouteChange)
     /// The output device was lost and no other opens: the engine keeps every player's state
-    /// and tries again, `retryInSeconds` from now (the wait doubles up to 2 s).
+    /// and tries again, `retryInSeconds` from now (the wait starts at 50 ms and doubles up to
+    /// 2 s; it starts over once a replacement has played for a second).
     case outputUnavailable(device: String, error: SoundStageError, retryInSeconds: Double)
     /// A streamed player's source ran dry on a real device (the service thread was starved, or
     /// decoding was slow) and was started again: see ``StreamUnderrun``.
