@@ -45,7 +45,7 @@ build() {
     clang -O2 -c -I Sources/CSignalRelay/include Sources/CSignalRelay/relay.c -o "$out/relay.o"
     echo "==> building the fuzzer ($binary)"
     # shellcheck disable=SC2086
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name SoundStage \
+    swiftc -sanitize=fuzzer,address -use-ld=lld -parse-as-library -O -g -module-name SoundStage \
         -I "$out" -L "$out" -lLogging \
         -I Sources/COpenAL -I Sources/CVorbis -I Sources/CFLAC -I Sources/COpus -I Sources/CMPG123 -I Sources/CALUT \
         -I Sources/CPulse -I Sources/CSystemd -I "$out/CSignalRelay" -Xcc -I/usr/include/opus \

@@ -3,9 +3,9 @@ import COpenAL
 // The property table of AudioSource: every OpenAL 1.1 source property and those of
 // OpenAL Soft 1.19, each with the checks that keep OpenAL from ever seeing a bad value.
 
-private func readFloat(_ n: ALuint, _ p: Int32) -> Float { var v: Float = 0; alGetSourcef(n, p, &v); return v }
-private func readInt(_ n: ALuint, _ p: Int32) -> Int32 { var v: ALint = 0; alGetSourcei(n, p, &v); return v }
-private func readVector(_ n: ALuint, _ p: Int32) -> SIMD3<Float> {
+@Sendable private func readFloat(_ n: ALuint, _ p: Int32) -> Float { var v: Float = 0; alGetSourcef(n, p, &v); return v }
+@Sendable private func readInt(_ n: ALuint, _ p: Int32) -> Int32 { var v: ALint = 0; alGetSourcei(n, p, &v); return v }
+@Sendable private func readVector(_ n: ALuint, _ p: Int32) -> SIMD3<Float> {
     var x: Float = 0, y: Float = 0, z: Float = 0
     alGetSource3f(n, p, &x, &y, &z)
     return SIMD3(x, y, z)
