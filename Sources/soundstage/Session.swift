@@ -37,6 +37,9 @@ struct Session: ParsableCommand {
         guard let category = AudioSession.Category(rawValue: category) else {
             fail("unknown category '\(category)'; use one of \(AudioSession.Category.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        // Ctrl-C (or SIGTERM) shuts the engine down and ends, rather than killing the process.
+        let stop = Stopper()
+        for signal in [SIGINT, SIGTERM] { stop.watch(signal) }
         let start = ContinuousClock.now
         let clock: @Sendable () -> String = {
             let elapsed = ContinuousClock.now - start
@@ -78,7 +81,7 @@ struct Session: ParsableCommand {
         }
         let end = seconds.map { ContinuousClock.now + .seconds($0) }
         var nextStatus = ContinuousClock.now
-        while end.map({ ContinuousClock.now < $0 }) ?? true {
+        while !stop.asked && (end.map { ContinuousClock.now < $0 } ?? true) {
             if statusEvery > 0, let player, ContinuousClock.now >= nextStatus {
                 let latency = player.audioSource.map { $0.context.isExtensionPresent("AL_SOFT_source_latency") ? $0.get(.offsetWithLatency).latency : 0 } ?? 0
                 say(String(format: "status: %@ at %.3f s on %@ (output latency %.1f ms)", player.isPlaying ? "playing" : "paused",

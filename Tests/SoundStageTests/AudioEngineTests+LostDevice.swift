@@ -58,7 +58,7 @@ struct AudioEngineLostDeviceTests {
         // Each replacement fails at once too; the waits between attempts grow.
         Thread.sleep(forTimeInterval: 2)
         let moves = child.lines.filter { $0.contains("session: routeChanged(") }.compactMap(Self.milliseconds)
-        #expect(moves.count >= 3 && moves.count < 40, "\(moves.count) replacements in about 2 s: \(moves)")
+        #expect(moves.count >= 3 && moves.count < 40, "\(moves.count) replacements in about 2 s: \(moves); the session: \(child.ending)")
         let gaps = zip(moves.dropFirst(), moves).map { $0 - $1 }
         #expect((gaps.last ?? 0) > (gaps.first ?? 0), "the waits grow: \(gaps)")
         // The last status line (event lines, such as another suite's sink appearing on the

@@ -107,6 +107,7 @@ final class ChildProcess: Sendable {
                 return false
             }
         }
+        var value: Int32? { lock.withLock { status } }
     }
 
     init(_ tool: URL, _ arguments: [String], environment: [String: String] = [:], binaryOutput: Bool = false) throws {
@@ -201,6 +202,12 @@ final class ChildProcess: Sendable {
     func signal(_ signal: Int32) { _ = kill(pid, signal) }
 
     var isRunning: Bool { !exited.check(pid) }
+
+    /// How the program ended, for a message: "running", "exit N" or "signal N".
+    var ending: String {
+        guard !isRunning, let status = exited.value else { return "running" }
+        return status & 0x7f == 0 ? "exit \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
+    }
 
     /// Stops the program (SIGINT, then SIGKILL after 3 s) and waits for it.
     func stop() {
