@@ -20,8 +20,7 @@ export SOUNDSTAGE_E2E=1
 # playlist recorded for gaps) measure the output itself, which a loaded 2-core machine starves
 # (OpenAL Soft's mixer thread misses the server's deadline). A whole run runs them apart from
 # the rest: first, once the build is done, the starved stream alone on the machine (its
-# recorded silence is compared with the reported one to 5 ms; the game's terminal tests beside
-# it once added 23 ms, and so did the end of the main pass once, right before it); after the
+# recorded silence is compared with the reported one to 5 ms, or one mixer update more); after the
 # main pass, the device lost a hundred times (a test that waits on a child in real time,
 # starved for seconds beside the rest), then the ten-minute playlist beside the game's tests.
 # A filtered run runs what it names.

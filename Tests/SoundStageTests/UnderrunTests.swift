@@ -13,6 +13,17 @@ struct UnderrunTests {
     static let frequency = 250.0
     static let stall = 0.3
 
+    /// Whether `silent` seconds heard in the recording match `reported` seconds of underrun:
+    /// to 5 ms, or one OpenAL Soft mixer update more (1024 frames, 23.2 ms at 44.1 kHz), as
+    /// the sound server may hear a source started again just after an update began only from
+    /// the next one, which the engine cannot see. In 2 of 7 runs of the suite (14 underruns)
+    /// the recording held exactly that update more; the tone after it was still where the
+    /// clock (or the stop) says, to a sample.
+    static func silenceMatches(reported: Double, silent: Double, rate: Int) -> Bool {
+        let extra = silent - reported, update = 1024 / Double(rate)
+        return abs(extra) < 0.005 || abs(extra - update) < 0.005
+    }
+
     struct Heard {
         /// The left channel of the recording, at the device's rate.
         let samples: [Float]
@@ -125,7 +136,7 @@ struct UnderrunTests {
         // underrun as the stream started), plus up to a tick and a mix.
         let queued = heard.underruns.last { $0.restartedAt <= heard.stalledAt }?.queueSeconds ?? 0.04
         #expect(underrun.seconds > Self.stall - queued - 0.03 && underrun.seconds < Self.stall + 0.05, "reported \(underrun.seconds) s with \(queued) s queued")
-        #expect(abs(underrun.seconds - silent) < 0.005, "reported \(underrun.seconds) s, recorded \(silent) s of silence")
+        #expect(Self.silenceMatches(reported: underrun.seconds, silent: silent, rate: heard.rate), "reported \(underrun.seconds) s, recorded \(silent) s of silence")
         #expect(underrun.restartedAt - heard.stalledAt - Self.stall < 0.05, "started again \(underrun.restartedAt - heard.stalledAt - Self.stall) s after the stall ended")
         #expect(abs(drift) < 2, "the tone came back \(drift) samples off the clock")
         #expect(underrun.policy == .keepTime)
@@ -147,7 +158,8 @@ struct UnderrunTests {
         let period = Double(heard.rate) / Self.frequency
         let late = Self.wrapped(2 * .pi * (-silentFrames - drift) / period) / (2 * .pi) * period
         print("underrun resume: reported \(underrun.seconds) s, silent \(silentFrames / Double(heard.rate)) s, tone \(drift) samples off the clock (\(late) samples from late by the gap)")
-        #expect(abs(underrun.seconds - silentFrames / Double(heard.rate)) < 0.005)
+        #expect(Self.silenceMatches(reported: underrun.seconds, silent: silentFrames / Double(heard.rate), rate: heard.rate),
+                "reported \(underrun.seconds) s, recorded \(silentFrames / Double(heard.rate)) s of silence")
         #expect(underrun.policy == .resume)
         #expect(underrun.resumedAtFrame == underrun.stoppedAtFrame)
         #expect(abs(late) < 2, "the tone came back \(late) samples from where it stopped")
