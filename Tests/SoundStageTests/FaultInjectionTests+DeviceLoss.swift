@@ -30,12 +30,6 @@ struct FaultInjectionDeviceLossTests {
         }
     }
 
-    /// The milliseconds from `start` to `end`.
-    static func milliseconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
-        let d = (end - start).components
-        return Double(d.seconds) * 1000 + Double(d.attoseconds) * 1e-15
-    }
-
     /// The smallest, middle and largest of `values`, for a message.
     static func spread(_ values: [Double]) -> String {
         let sorted = values.sorted()
@@ -90,16 +84,16 @@ struct FaultInjectionDeviceLossTests {
                 // Each replacement opens and is lost at its first write; the waits between
                 // them grow from the shortest (the lost device had played a while).
                 let first = try #require(try await child.nextLine(containing: moved, after: before), "cycle \(cycle): \(child.lines.suffix(6))")
-                noticed.append(Self.milliseconds(from: cut, to: first.at))
+                noticed.append((first.at - cut) / .milliseconds(1))
                 let second = try #require(try await child.nextLine(containing: moved, after: first.index + 1), "cycle \(cycle): \(child.lines.suffix(6))")
                 let third = try #require(try await child.nextLine(containing: moved, after: second.index + 1), "cycle \(cycle): \(child.lines.suffix(6))")
-                let (waitA, waitB) = (Self.milliseconds(from: first.at, to: second.at), Self.milliseconds(from: second.at, to: third.at))
+                let (waitA, waitB) = ((second.at - first.at) / .milliseconds(1), (third.at - second.at) / .milliseconds(1))
                 #expect(waitB > waitA && waitA >= 90, "cycle \(cycle): the waits between replacements on /dev/full: \(waitA), \(waitB) ms")
                 try FileManager.default.removeItem(at: outputFolder)
             } else {
                 // No replacement opens: the first attempt at once, the next after the shortest wait.
                 let failed = try #require(try await child.nextLine(containing: unavailable, after: before), "cycle \(cycle): \(child.lines.suffix(6))")
-                noticed.append(Self.milliseconds(from: cut, to: failed.at))
+                noticed.append((failed.at - cut) / .milliseconds(1))
                 #expect(child.lines[failed.index].contains("retry in 0.05 s"), "cycle \(cycle): \(child.lines[failed.index])")
             }
             // The repair: the next attempt opens a new file, and the player goes on there.
@@ -110,7 +104,7 @@ struct FaultInjectionDeviceLossTests {
             let back = try #require(try await child.nextLine(containing: moved, after: repairedFrom), "cycle \(cycle): \(child.lines.suffix(6))")
             recovered = back.at
             lastRecovery = back.index
-            repaired.append(Self.milliseconds(from: repair, to: back.at))
+            repaired.append((back.at - repair) / .milliseconds(1))
             if devFull { flaps.append(child.lines[before..<back.index].filter { $0.contains(moved) }.count) }
         }
         try await Task.sleep(until: recovered + .seconds(0.6), clock: .continuous)
@@ -157,7 +151,7 @@ struct FaultInjectionDeviceLossTests {
                                      "cycle \(cycle): \(effect.lines.suffix(6))")
             let heardFrom = listening.bytes.count / 4
             recovered = moved.at
-            moves.append(Self.milliseconds(from: unloaded, to: moved.at))
+            moves.append((moved.at - unloaded) / .milliseconds(1))
             let line = effect.lines[moved.index]
             let reason = String(line[line.range(of: "routeChanged(")!.upperBound...].prefix { $0 != ":" })
             reasons[reason, default: 0] += 1
@@ -170,10 +164,10 @@ struct FaultInjectionDeviceLossTests {
             #expect(try await music.nextLine(containing: "engine: routeChanged(", after: musicBefore) != nil, "cycle \(cycle): \(music.lines.suffix(4))")
             // The tone arrives at the other sink: the last 0.2 s of the first 0.35 s after the move.
             try await listening.samples(seconds: Double(heardFrom) / 48_000 + 0.35)
-            let samples = listening.samples
-            let tail = Array(samples.suffix(max(0, min(samples.count - heardFrom, 9_600))))
-            let level = tail.count >= 9_600 ? Measure.dB(tail) : -160, hz = tail.count >= 9_600 ? Measure.peakFrequency(tail, sampleRate: 48_000) : 0
-            try #require(level > -30 && abs(hz - 440) < 8, "cycle \(cycle): the effect on \(other) at \(level) dB, \(hz) Hz (\(tail.count) samples)")
+            let afterMove = Array(listening.samples.dropFirst(heardFrom))
+            let (level, hz) = AudioSessionServerTests.toneLevel(afterMove, lastSeconds: 0.2)
+            try #require(afterMove.count >= 9_600 && level > -30 && abs(hz - 440) < 8,
+                         "cycle \(cycle): the effect on \(other) at \(level) dB, \(hz) Hz (\(afterMove.count) samples after the move)")
             levels.append(level)
             listening.stop()
             listening = next
