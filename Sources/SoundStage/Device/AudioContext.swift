@@ -145,12 +145,13 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// drops the first frame of every block (`DecodeIMA4Block` in 1.19.1 writes the block's
     /// header sample without advancing), so SoundStage decodes IMA ADPCM itself there.
     var decodesIMA4Correctly: Bool {
-        let parts = version.split(separator: " ")
-        guard let at = parts.firstIndex(of: "ALSOFT"), at + 1 < parts.count else { return true }
-        let numbers = parts[at + 1].split(separator: ".").compactMap { Int($0) }
-        guard numbers.count >= 2 else { return true }
-        return (numbers[0], numbers[1]) >= (1, 20)
+        guard let release = OpenALSoftVersion(version) else { return true }
+        return release >= OpenALSoftVersion(major: 1, minor: 20)
     }
+
+    /// How this context's mixer steps a source through its sound (its fixed point depends
+    /// on the OpenAL Soft release).
+    var mixerStepping: MixerStepping { MixerStepping(version: version) }
 
     /// Whether this context has the AL extension `name` (e.g. `AL_SOFT_source_spatialize`).
     public func isExtensionPresent(_ name: String) -> Bool { extensionSet.contains(name) }

@@ -112,6 +112,15 @@ extension Property where Owner == AudioSource, Value == DistanceModel {
     public static var distanceModel: Self { Self(SourceProperties.distanceModel) }
 }
 
+extension Property where Owner == AudioSource, Value == Double {
+    /// The playback offset in sample frames with the fraction the mixer keeps
+    /// (`AL_SAMPLE_OFFSET` through `alSourcedSOFT`, `AL_SOFT_source_latency`): 12.25 starts
+    /// a quarter of a frame after frame 12, in the mixer's own fixed point (1/4096 of a
+    /// frame before OpenAL Soft 1.23, 1/65536 from it). At least 0 and before the end of
+    /// the buffer (or queue).
+    public static var preciseSampleOffset: Self { Self(SourceProperties.preciseSampleOffset) }
+}
+
 extension Property where Owner == AudioSource, Value == OffsetWithLatency {
     /// The playback offset with the output latency (`AL_SEC_OFFSET_LATENCY_SOFT`,
     /// `AL_SOFT_source_latency`), in double precision. Read-only.
@@ -171,6 +180,15 @@ enum SourceProperties {
         validate: ALValue.atLeastZero, offsetUnit: .seconds)
     static let sampleOffset: PropertyAccessor<Int> = .offset("sampleOffset", AL_SAMPLE_OFFSET, .samples)
     static let byteOffset: PropertyAccessor<Int> = .offset("byteOffset", AL_BYTE_OFFSET, .bytes)
+    static let preciseSampleOffset = PropertyAccessor<Double>("preciseSampleOffset", AL_SAMPLE_OFFSET, extension: "AL_SOFT_source_latency",
+        read: { n, p in
+            var v: Double = 0
+            alGetSourcedSOFT(n, p, &v)
+            return v
+        },
+        write: { n, p, v in alSourcedSOFT(n, p, v) },
+        validate: { v, name in v.isFinite && v >= 0 && v <= Double(Int32.max) ? nil : "\(name) must be in 0...\(Int32.max), got \(v)" },
+        offsetUnit: .samples)
     static let buffersQueued = PropertyAccessor<Int>("buffersQueued", AL_BUFFERS_QUEUED, read: { n, p in Int(readInt(n, p)) }, write: nil)
     static let buffersProcessed = PropertyAccessor<Int>("buffersProcessed", AL_BUFFERS_PROCESSED, read: { n, p in Int(readInt(n, p)) }, write: nil)
     static let resampler = PropertyAccessor<Int>("resampler", AL_SOURCE_RESAMPLER_SOFT, extension: "AL_SOFT_source_resampler",

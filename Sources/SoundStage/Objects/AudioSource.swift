@@ -132,7 +132,7 @@ public final class AudioSource: Sendable, CustomStringConvertible {
             limit = Double(length.frames) / Double(length.sampleRate)
             what = "seconds"
         case .samples:
-            position = Double(value as? Int ?? 0)
+            position = (value as? Double) ?? Double(value as? Int ?? 0)
             limit = Double(length.frames)
             what = "samples"
         case .bytes:

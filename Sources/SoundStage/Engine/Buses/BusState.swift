@@ -18,6 +18,9 @@ struct BusState {
     var isPausedInTree = false
     /// Whether it or a bus above it is muted (its voices are virtual and keep time).
     var isMutedInTree = false
+    /// Whether it was muted at any time since the last tick (its voices kept time until the
+    /// tick, though unmuted now).
+    var mutedSinceTick = false
     /// The ducking applied to it at the last refresh, in dB (0 or less).
     var duckDB: Float = 0
     /// Whether its level is measured each tick.

@@ -120,6 +120,7 @@ extension VoicePool {
             let parent = Int(s.buses[b].parent)
             s.buses[b].isPausedInTree = s.buses[b].isPaused || (parent >= 0 && s.buses[parent].isPausedInTree)
             s.buses[b].isMutedInTree = s.buses[b].isMuted || (parent >= 0 && s.buses[parent].isMutedInTree)
+            if s.buses[b].isMutedInTree { s.buses[b].mutedSinceTick = true }
         }
         var duckDB = [Float](repeating: 0, count: s.buses.count)
         for k in s.ducking.indices {

@@ -17,10 +17,10 @@ final class LoopingBufferFeed: LoadedSoundFeed {
         self.loopEnd = loopEnd
     }
 
-    func attach(to source: AudioSource, atFrame frame: Int) throws {
+    func attach(to source: AudioSource, atFrame frame: Int, fraction: Double) throws {
         try source.setBuffer(buffer)
         try source.set(.isLooping, to: true)
-        if frame > 0 { try source.set(.sampleOffset, to: frame) }
+        try setStart(of: source, offset: frame, fraction: fraction)
         lastOffset = frame
     }
 

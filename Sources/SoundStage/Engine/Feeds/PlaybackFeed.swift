@@ -5,16 +5,20 @@
 /// ``LoopingBufferFeed`` (a loaded sound, or a region of it, looping forever) and
 /// ``StreamFeed`` (a streamed sound decoded in chunks). A ``Player`` holds one and never asks
 /// which. The contract is also what re-attaches a playhead to another source, as a voice
-/// pool does: ``attach(to:atFrame:)`` on the new source.
+/// pool does: ``attach(to:atFrame:fraction:)`` on the new source.
 ///
 /// Every method runs under ``OpenAL/lock`` (the player calls them inside its locked state),
 /// with `source` the player's own.
 protocol PlaybackFeed: AnyObject {
-    /// Feeds `source` (stopped, with nothing set or queued) to play from sound frame `frame`.
+    /// Feeds `source` (stopped, with nothing set or queued) to play from sound frame `frame`
+    /// and `fraction` of a frame more (0..<1, in the mixer's fixed point: see
+    /// ``MixerStepping``). A source that starts anywhere but the very beginning of its queue
+    /// is faded in by OpenAL over its first mix; a stream queues a few frames before `frame`
+    /// so that it starts inside its queue and fades too.
     ///
     /// - Throws: what setting up the source throws, and a decode error when a streamed sound
     ///   cannot be decoded there at all.
-    func attach(to source: AudioSource, atFrame frame: Int) throws
+    func attach(to source: AudioSource, atFrame frame: Int, fraction: Double) throws
 
     /// One service tick while playing: unqueues what was played and queues or decodes more.
     ///
@@ -67,6 +71,22 @@ protocol PlaybackFeed: AnyObject {
 }
 
 extension PlaybackFeed {
+    /// Feeds `source` to play from sound frame `frame` (see ``attach(to:atFrame:fraction:)``).
+    func attach(to source: AudioSource, atFrame frame: Int) throws {
+        try attach(to: source, atFrame: frame, fraction: 0)
+    }
+
+    /// Sets where a stopped `source` starts: `offset` frames into its buffer or queue and
+    /// `fraction` of a frame more. The fraction needs `AL_SOFT_source_latency` (OpenAL Soft
+    /// has it from 1.17); without it the source starts on the whole frame.
+    func setStart(of source: AudioSource, offset: Int, fraction: Double) throws {
+        if fraction > 0, source.context.isExtensionPresent("AL_SOFT_source_latency") {
+            try source.set(.preciseSampleOffset, to: Double(offset) + fraction)
+        } else if offset > 0 {
+            try source.set(.sampleOffset, to: offset)
+        }
+    }
+
     var queueEnd: (frames: Int, nextFrame: Int)? { nil }
     func deepen() -> Double? { nil }
 

@@ -16,10 +16,10 @@ final class QueueFeed: LoadedSoundFeed {
         self.playsToQueue = plays
     }
 
-    func attach(to source: AudioSource, atFrame frame: Int) throws {
+    func attach(to source: AudioSource, atFrame frame: Int, fraction: Double) throws {
         try source.set(.isLooping, to: false)
         try queueMore(source)
-        if frame > 0 { try source.set(.sampleOffset, to: frame) }
+        try setStart(of: source, offset: frame, fraction: fraction)
     }
 
     /// Keeps enough plays queued to last at least 250 ms (and at least 8), so even a very

@@ -61,11 +61,21 @@ final class StreamFeed: PlaybackFeed {
     /// Whether nothing more will be queued: the last play is decoded, or decoding failed.
     var isExhausted: Bool { ended || failure != nil }
 
-    func attach(to source: AudioSource, atFrame frame: Int) throws {
+    /// Frames queued before the one a stream is attached at: its start is then inside the
+    /// queue, so OpenAL fades it in (a source started at the head of its queue is not
+    /// faded, and a sound joined in its middle would begin with a step), and a resampler
+    /// that reads behind the playhead (OpenAL Soft reads up to 24 frames) finds the sound.
+    static let leadFrames = 48
+
+    func attach(to source: AudioSource, atFrame frame: Int, fraction: Double) throws {
         try source.set(.isLooping, to: false)
-        try decoder.seek(toFrame: min(frame, decoder.frameCount))
+        let start = min(frame, decoder.frameCount)
+        let lead = min(start, Self.leadFrames)
+        try decoder.seek(toFrame: start - lead)
         try fill(source)
         if chunks.isEmpty, let failure { throw failure }
+        let queued = chunks.reduce(0) { $0 + $1.frames }
+        if lead < queued { try setStart(of: source, offset: lead, fraction: fraction) }
     }
 
     func refill(_ source: AudioSource) throws -> SoundStageError? {

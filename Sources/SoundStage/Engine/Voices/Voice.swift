@@ -210,7 +210,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
 
     /// The playhead in frames of the sound, counting every play from the first (a looping
     /// voice's grows without end); nil once ended. A virtual voice's keeps time too.
-    public var playheadFrames: Double? { pool.read(self) { $0.playhead } }
+    public var playheadFrames: Double? { pool.playheadFrames(of: self) }
 }
 
 /// Where a voice stands.

@@ -45,11 +45,12 @@ extension VoicePool {
             slot.hasCone = details.cone != nil
             details.sound = Int32(entry)
             slot.bus = request.bus
-            slot.step = Double(sound.sampleRate) / Double(context.frequency)
-            slot.length = request.plays < 0 ? .infinity : Double(request.plays) * Double(sound.frameCount)
+            details.rateRatio = MixerStepping.rateRatio(soundRate: sound.sampleRate, outputRate: context.frequency)
+            slot.increment = s.stepping.increment(ratio: details.rateRatio, pitch: slot.pitch)
+            slot.length = Self.length(plays: request.plays, frames: sound.frameCount, stepping: s.stepping)
             details.startFrame = nowFrame
             // Playheads are as of the last tick: this voice starts that long after it.
-            slot.playhead = -Double(nowFrame - s.clockFrame) * slot.step * Double(slot.pitch)
+            slot.playhead = -Int64(nowFrame - s.clockFrame) * slot.increment
             let audibility = Audibility.of(slot, cone: details.cone, busGain: s.buses[Int(slot.bus)].gain, listener: s.listener)
             slot.rank = Audibility.rank(priority: slot.priority, audibility: audibility, pinned: slot.isPinned)
 
@@ -176,6 +177,7 @@ extension VoicePool {
             throw failure(.invalidArgument, member, "reservedSources must be in 0..<\(granted), got \(configuration.reservedSources)")
         }
         s.configuration = configuration
+        s.stepping = context.mixerStepping
         resize(&s, context: context)
         s.generator = SeededGenerator(seed: configuration.seed)
         s.isConfigured = true
@@ -211,6 +213,15 @@ extension VoicePool {
             s.sourceLimit = usable
         }
         trimSpares(&s)
+    }
+
+    /// The length of `plays` plays (-1: forever) of a sound of `frames` frames, in the
+    /// mixer's fixed point (`Int64.max` for forever, or for more than it holds).
+    static func length(plays: Int, frames: Int, stepping: MixerStepping) -> Int64 {
+        guard plays >= 0 else { return .max }
+        let (total, overflow) = Int64(plays).multipliedReportingOverflow(by: Int64(frames))
+        guard !overflow, total < Int64.max >> Int64(stepping.fractionBits) else { return .max }
+        return total << Int64(stepping.fractionBits)
     }
 
     /// A duration in milliseconds, for messages.

@@ -17,7 +17,7 @@ extension VoicePool {
             if listener != s.listener { s.rankInputsChanged = true }
             s.listener = listener
             releaseLeaving(&s)
-            let elapsed = Double(max(0, nowFrame - s.clockFrame))
+            let elapsed = max(0, nowFrame - s.clockFrame)
             s.clockFrame = nowFrame
             let ranked = rank(&s, elapsed: elapsed)
             for i in ranked.ended { end(&s, i, .finished, fade: false) }
@@ -46,10 +46,15 @@ extension VoicePool {
     /// only its tier (pinned, priority) in its rank, so it is never taken for a less important
     /// one. A voice on a muted bus is virtual and keeps time whatever its options, and is
     /// never culled for being muted.
-    private func rank(_ s: inout VoicePoolState, elapsed: Double) -> Ranking {
+    private func rank(_ s: inout VoicePoolState, elapsed: Int) -> Ranking {
         let gains = s.buses.map(\.gain)
         let waiting = s.buses.map { s.interrupted || $0.isPausedInTree }
         let muted = s.buses.map(\.isMutedInTree)
+        // A voice muted at any time since the last tick kept time until now, whatever its
+        // options: one unmuted since comes back in step, not a tick behind.
+        let keptTime = s.buses.map { $0.isMutedInTree || $0.mutedSinceTick }
+        for b in s.buses.indices { s.buses[b].mutedSinceTick = s.buses[b].isMutedInTree }
+        let elapsed = Int64(elapsed)
         let listener = s.listener
         let floor = s.configuration.audibilityFloor
         let everyone = s.rankInputsChanged
@@ -58,6 +63,7 @@ extension VoicePool {
         var ranking = Ranking()
         let details = s.details
         gains.withUnsafeBufferPointer { gains in waiting.withUnsafeBufferPointer { waiting in muted.withUnsafeBufferPointer { muted in
+            keptTime.withUnsafeBufferPointer { keptTime in
             s.slots.withUnsafeMutableBufferPointer { slots in
                 for i in slots.indices where slots[i].phase == .playing {
                     let bus = Int(slots[i].bus)
@@ -67,8 +73,8 @@ extension VoicePool {
                         continue
                     }
                     let real = slots[i].real >= 0
-                    if real || slots[i].whenVirtual != .pause || muted[bus] {
-                        slots[i].playhead += elapsed * slots[i].step * Double(slots[i].pitch)
+                    if real || slots[i].whenVirtual != .pause || keptTime[bus] {
+                        slots[i].playhead += elapsed &* slots[i].increment
                     }
                     if !real, slots[i].playhead >= slots[i].length {
                         ranking.ended.append(i)
@@ -86,7 +92,7 @@ extension VoicePool {
                     if slots[i].whenVirtual == .stop { ranking.stopping.append(i) }
                 }
             }
-        } } }
+        } } } }
         ranking.chosen = top.slots
         return ranking
     }
@@ -118,8 +124,8 @@ extension VoicePool {
         for r in s.reals.indices {
             guard !s.reals[r].loopsInPlace else { continue }
             let i = Int(s.reals[r].slot)
-            let margin = 2 * outputFrames * s.slots[i].step * Double(s.slots[i].pitch)
-            if s.slots[i].playhead < s.slots[i].length - margin, s.reals[r].feed.isExhausted { continue }
+            let margin = Int64(2 * outputFrames) &* s.slots[i].increment
+            if s.slots[i].playhead < s.slots[i].length &- margin, s.reals[r].feed.isExhausted { continue }
             let outcome = s.reals[r].feed.settle(s.reals[r].source, isOffline: isOffline)
             if let decodeError = outcome.decodeError { s.errors.append(decodeError) }
             s.errors.append(contentsOf: outcome.errors)

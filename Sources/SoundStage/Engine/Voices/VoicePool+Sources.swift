@@ -9,9 +9,11 @@ extension VoicePool {
         guard s.reals.count < voiceCapacity(s), let source = takeSource(&s, in: context) else { return false }
         let slot = s.slots[i]
         guard let sound = s.sounds[Int(s.details[i].sound)].playing else { return false }
-        let frames = max(1, sound.frameCount)
-        let played = Int(max(0, slot.playhead).rounded(.down))
-        let plays = slot.length.isInfinite ? -1 : Int(slot.length) / frames - played / frames
+        let frames = Int64(max(1, sound.frameCount))
+        let position = max(0, slot.playhead), bits = Int64(s.stepping.fractionBits)
+        let played = position >> bits
+        let fraction = Double(position & (s.stepping.one - 1)) / Double(s.stepping.one)
+        let plays = slot.length == .max ? -1 : Int((slot.length >> bits) / frames - played / frames)
         guard plays != 0 else {
             // It reached its end while it waited: it is done.
             recycle(&s, source)
@@ -19,8 +21,11 @@ extension VoicePool {
             return false
         }
         do {
-            let feed = try sound.makeFeed(plays: plays, in: context)
-            try feed.attach(to: source, atFrame: played % frames)
+            // On the fraction of a frame where a source that never stopped would be: far into
+            // a loaded sound, only a stream of its samples can start there.
+            let frame = Int(played % frames)
+            let feed = try sound.makeFeed(plays: plays, in: context, fromMemory: fraction > 0 && frame >= s.stepping.exactOffsetFrames)
+            try feed.attach(to: source, atFrame: frame, fraction: fraction)
             s.reals.append(RealVoice(slot: Int32(i), source: source, feed: feed, gain: -1,
                                      loopsInPlace: plays < 0 && feed.isExhausted))
             s.slots[i].real = Int32(s.reals.count - 1)
@@ -115,16 +120,32 @@ extension VoicePool {
 
     /// The engine moved to another device: every source (on the old one) is dropped, real
     /// voices become virtual and keep time, and the clock and playhead steps follow a change
-    /// of sample rate.
+    /// of sample rate (or of mixer).
     func moved(_ held: borrowing LockHeld, from oldRate: Int, to newRate: Int) {
         state.withLockedValue(held) { s in
             dropSources(&s)
-            if s.isConfigured, let context = s.engine?.context { resize(&s, context: context) }
-            guard oldRate != newRate, oldRate > 0, newRate > 0 else { return }
-            s.clockFrame = Int((Double(s.clockFrame) * Double(newRate) / Double(oldRate)).rounded())
+            guard let context = s.engine?.context else { return }
+            if s.isConfigured { resize(&s, context: context) }
+            let stepping = context.mixerStepping
+            if stepping != s.stepping {
+                // Playheads and lengths in the new mixer's fixed point.
+                let shift = Int64(stepping.fractionBits - s.stepping.fractionBits)
+                for i in s.slots.indices where s.slots[i].isLive {
+                    s.slots[i].playhead = shift >= 0 ? s.slots[i].playhead << shift : s.slots[i].playhead >> -shift
+                    if s.slots[i].length != .max {
+                        s.slots[i].length = shift >= 0 ? s.slots[i].length << shift : s.slots[i].length >> -shift
+                    }
+                }
+                s.stepping = stepping
+            }
+            guard oldRate > 0, newRate > 0 else { return }
+            if oldRate != newRate {
+                s.clockFrame = Int((Double(s.clockFrame) * Double(newRate) / Double(oldRate)).rounded())
+            }
             for i in s.slots.indices where s.slots[i].isLive {
                 let rate = s.sounds[Int(s.details[i].sound)].playing?.sampleRate ?? newRate
-                s.slots[i].step = Double(rate) / Double(newRate)
+                s.details[i].rateRatio = MixerStepping.rateRatio(soundRate: rate, outputRate: newRate)
+                s.slots[i].increment = stepping.increment(ratio: s.details[i].rateRatio, pitch: s.slots[i].pitch)
             }
         }
     }

@@ -38,6 +38,8 @@ struct VoicePoolState {
     var generator = SeededGenerator(seed: 0)
     /// The engine frame the playheads are as of (the last tick's).
     var clockFrame = 0
+    /// How the context's mixer steps sources, which the playheads follow.
+    var stepping = MixerStepping(major: 1, minor: 19)
     var listener = ListenerSnapshot()
     var stolen = 0
     var refused = 0
@@ -83,6 +85,12 @@ final class VoicePool: Sendable {
     /// The engine's clock in seconds (0 once it is gone).
     func engineSeconds() -> Double {
         state.withLockedValue { $0.engine }?.currentTime ?? 0
+    }
+
+    /// The engine's clock in output frames (nil once it is gone). Read before the pool's
+    /// state is locked: the engine's clock has a lock of its own.
+    func engineFrame() -> Int? {
+        state.withLockedValue { $0.engine }?.currentFrame
     }
 
     // MARK: - Slots
@@ -168,10 +176,16 @@ final class VoicePool: Sendable {
     /// Changes a live voice; a real one's source follows at once, in the one property the
     /// change touched (a voice moved every frame writes its position, not all it has).
     func change(_ voice: Voice, _ member: String, writing mirrored: Mirrored, _ body: (inout VoiceSlot, inout VoiceDetails) -> Void) throws {
+        let now = mirrored == .pitch ? engineFrame() : nil
         try OpenAL.lock.withLock { held in
             try state.withLockedValue(held) { s in
                 guard let i = liveSlot(s, voice) else { throw endedError(s, voice, member) }
+                let was = (advances: advances(s, i), increment: s.slots[i].increment)
                 body(&s.slots[i], &s.details[i])
+                if mirrored == .pitch {
+                    s.slots[i].increment = s.stepping.increment(ratio: s.details[i].rateRatio, pitch: s.slots[i].pitch)
+                    keepTime(&s, i, was: was, nowFrame: now)
+                }
                 s.slots[i].needsRank = true
                 guard s.slots[i].real >= 0 else { return }
                 write(&s, i, mirrored)
@@ -190,10 +204,13 @@ final class VoicePool: Sendable {
     }
 
     func setPaused(_ voice: Voice, _ paused: Bool) -> Bool {
-        OpenAL.lock.withLock { held in
+        let now = engineFrame()
+        return OpenAL.lock.withLock { held in
             state.withLockedValue(held) { s in
                 guard let i = liveSlot(s, voice), s.slots[i].isPaused != paused else { return false }
+                let was = (advances: advances(s, i), increment: s.slots[i].increment)
                 s.slots[i].isPaused = paused
+                keepTime(&s, i, was: was, nowFrame: now)
                 s.buses[Int(s.slots[i].bus)].playingVoices += paused ? -1 : 1
                 // A paused voice gives its source up now; a resumed one competes at the next tick.
                 if paused, s.slots[i].real >= 0 { makeVirtual(&s, i, fade: true) }
@@ -209,6 +226,31 @@ final class VoicePool: Sendable {
                   Int(s.details[i].sound) < s.sounds.count else { return nil }
             return s.sounds[Int(s.details[i].sound)].label
         }
+    }
+
+    /// Whether voice `i`'s playhead moves on at the next tick: it does not wait, and it is
+    /// real, keeps time while virtual, or was muted since the last tick.
+    func advances(_ s: VoicePoolState, _ i: Int) -> Bool {
+        let slot = s.slots[i], bus = s.buses[Int(slot.bus)]
+        guard !isHeld(s, slot) else { return false }
+        return slot.real >= 0 || slot.whenVirtual != .pause || bus.isMutedInTree || bus.mutedSinceTick
+    }
+
+    /// Keeps voice `i`'s playhead exact across a change between two ticks, at engine frame
+    /// `nowFrame`, to whether it moves or how fast (`was`: before the change). Playheads are
+    /// as of the last tick and the next tick moves them on by the whole time since, at the
+    /// voice's increment then; its source took the change at `nowFrame`. So the playhead
+    /// gains the time up to now at the old pace, and gives back the same time at the new.
+    func keepTime(_ s: inout VoicePoolState, _ i: Int, was: (advances: Bool, increment: Int64), nowFrame: Int?) {
+        guard let nowFrame else { return }
+        let since = Int64(max(0, nowFrame - s.clockFrame))
+        if was.advances { s.slots[i].playhead &+= since &* was.increment }
+        if advances(s, i) { s.slots[i].playhead &-= since &* s.slots[i].increment }
+    }
+
+    /// A live voice's playhead in frames of its sound; nil once it ended.
+    func playheadFrames(of voice: Voice) -> Double? {
+        state.withLockedValue { s in liveSlot(s, voice).map { s.stepping.frames(s.slots[$0].playhead) } }
     }
 
     /// Whether a live voice waits: paused by the game, by its bus, or by an interruption.

@@ -6,13 +6,15 @@ struct VoiceSlot {
 
     // Declared widest first, so the slot packs into 96 bytes.
     var position = SIMD3<Float>.zero
-    /// Sound frames per output frame at pitch 1 (the sound's rate over the output's).
-    var step: Double = 1
-    /// Frames of the sound played so far, every play counted, as of the pool's clock
-    /// (negative for a voice that starts after it, between two ticks).
-    var playhead: Double = 0
-    /// Frames in all its plays (infinity: loops forever).
-    var length: Double = 0
+    /// How far it moves each output frame, in the mixer's fixed point (``MixerStepping``):
+    /// its sound's rate over the output's, times its pitch, rounded as OpenAL Soft rounds it.
+    var increment: Int64 = 0
+    /// Where it is in its sound, in the mixer's fixed point, every play counted, as of the
+    /// pool's clock (negative for a voice that starts after it, between two ticks). A real
+    /// voice's source is at the same place to the fraction of a frame.
+    var playhead: Int64 = 0
+    /// Its plays' length in the mixer's fixed point (`Int64.max`: loops forever).
+    var length: Int64 = 0
     /// What ranks it for a source: pinned, then priority, then audibility (its low 32 bits).
     var rank: UInt64 = 0
     var volume: Float = 1
@@ -63,6 +65,9 @@ struct VoiceDetails {
     var obstruction: Float = 0
     /// How much of it goes to effects.
     var sendLevel: Float = 1
+    /// Its sound's rate over the output's, as the mixer works it out (its ``VoiceSlot/increment``
+    /// is this times its pitch).
+    var rateRatio: Float = 1
 }
 
 /// A voice holding one of the pool's sources.
