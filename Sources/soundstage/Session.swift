@@ -24,6 +24,12 @@ struct Session: ParsableCommand {
     @Flag(help: "Play the sound as an effect, which keeps playing when its device goes, rather than as music, which pauses.")
     var effect = false
 
+    @Flag(help: "Load --file whole before it plays, rather than streaming it.")
+    var loaded = false
+
+    @Flag(help: "Play the sound as a voice of the engine's pool (engine.play), rather than through a player.")
+    var voice = false
+
     @Flag(help: "When no output device is left, play on a silent output meanwhile, so the playhead moves on.")
     var silentFallback = false
 
@@ -62,12 +68,21 @@ struct Session: ParsableCommand {
         printEvents(engine.events(), as: "engine", with: say)
         engine.fallsBackToSilentOutput = silentFallback
         var player: Player?
+        var playing: Voice?
         do {
+            var sound: Sound?
             if let tone {
                 guard tone.isFinite, tone > 0, tone < 20_000 else { fail("--tone takes 1...20000 Hz, got \(tone)") }
-                player = engine.makePlayer(try Sound(engine: engine, waveform: .sine, frequency: Float(tone), duration: 1))
+                sound = try Sound(engine: engine, waveform: .sine, frequency: Float(tone), duration: 1)
             } else if let file {
-                player = engine.makePlayer(try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: file)))
+                let url = URL(fileURLWithPath: file)
+                sound = loaded ? try Sound(engine: engine, contentsOf: url) : try Sound(engine: engine, streamingContentsOf: url)
+            }
+            if let sound, voice {
+                playing = try engine.play(sound, volume: 0.5, loops: -1, options: VoiceOptions(isPinned: true))
+                say("playing \(sound.label) as a voice")
+            } else if let sound {
+                player = engine.makePlayer(sound)
             }
             if let player {
                 player.numberOfLoops = -1
@@ -82,6 +97,10 @@ struct Session: ParsableCommand {
         let end = seconds.map { ContinuousClock.now + .seconds($0) }
         var nextStatus = ContinuousClock.now
         while !stop.asked && (end.map { ContinuousClock.now < $0 } ?? true) {
+            if statusEvery > 0, let playing, ContinuousClock.now >= nextStatus {
+                say(String(format: "status: voice %@ at frame %.1f on %@", "\(playing.status)", playing.playheadFrames ?? -1, engine.device.name))
+                nextStatus = ContinuousClock.now + .seconds(statusEvery)
+            }
             if statusEvery > 0, let player, ContinuousClock.now >= nextStatus {
                 let latency = player.audioSource.map { $0.context.isExtensionPresent("AL_SOFT_source_latency") ? $0.get(.offsetWithLatency).latency : 0 } ?? 0
                 say(String(format: "status: %@ at %.3f s on %@ (output latency %.1f ms)", player.isPlaying ? "playing" : "paused",

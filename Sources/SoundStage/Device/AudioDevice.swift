@@ -214,6 +214,19 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         }
     }
 
+    /// How far the device's output runs behind its mixer, in nanoseconds: what it has mixed
+    /// and not yet played, the sound server's buffer included (`ALC_DEVICE_LATENCY_SOFT`);
+    /// nil without `ALC_SOFT_device_clock`. PulseAudio reports none for a stream's first few
+    /// hundred milliseconds (OpenAL Soft then reads about 1 ms).
+    public var latencyNanoseconds: Int64? {
+        guard isExtensionPresent("ALC_SOFT_device_clock") else { return nil }
+        return OpenAL.withDevice { _ in
+            var value: ALCint64SOFT = 0
+            alcGetInteger64vSOFT(handle.raw, ALC_DEVICE_LATENCY_SOFT, 1, &value)
+            return value
+        }
+    }
+
     /// Reads one ALC integer of this device.
     func integer(_ held: borrowing LockHeld, _ param: Int32) -> Int32 {
         var value: ALCint = 0

@@ -39,12 +39,25 @@ extension AudioEngine {
 
     /// Moves to `device` (see ``switchOutput(to:)``). `lostAt` is when the old device was
     /// found lost, nil for a move while it still plays.
-    func moveOutput(_ held: borrowing LockHeld, to device: AudioDevice, requested: Output,
+    func moveOutput(_ held: borrowing LockHeld, to device: AudioDevice, context prepared: AudioContext? = nil, requested: Output,
                     reason: RouteChange.Reason, lostAt: ContinuousClock.Instant?) throws -> RouteChange {
         let began = ContinuousClock.now
         let old = output.withLock { $0 }
-        let context = try AudioContext(device: device, attributes: old.context.attributes)
+        let context = try prepared ?? AudioContext(device: device, attributes: old.context.attributes)
         try old.context.carryState(to: context)
+        // From a device that still plays, every source stops where its mixer is and goes on
+        // from there on the new device, and the old device plays out what it has mixed
+        // before it is closed: nothing is skipped, nothing heard twice, and no reading of the
+        // output latency is needed (PulseAudio has none for a young stream).
+        let live = lostAt == nil && old.device.loopbackFormat == nil
+        var stopped: [ObjectIdentifier: MovePoint] = [:]
+        if live {
+            for player in state.withLockedValue(held, { $0.made.compactMap(\.player) }) {
+                stopped[ObjectIdentifier(player)] = player.stopForMove(held)
+            }
+        }
+        voices.leave(held, atFrame: mixerFrame(held), stoppingSources: live)
+        if live { playOut(held, old) }
         DeviceSuccession.record(from: old.device, to: device)
         output.withLock { $0 = EngineOutput(device: device, context: context, requested: requested) }
         let found = foundErrors
@@ -70,13 +83,14 @@ extension AudioEngine {
         for sound in sounds {
             do { try sound.follow(to: context) } catch { Log.report(error) }
         }
-        voices.moved(held, from: oldRate, to: newRate)
+        voices.moved(held, to: newRate, clockFrame: mixerFrame(held))
         if paused { pauseDevice(held, device, context, true) }
         let pauseMusic = reason == .oldDeviceUnavailable && category.pausesWhenOutputLost
         var starting: [AudioSource] = []
         for player in players {
             do {
-                if let source = try player.move(held, to: context, deviceLost: lostAt != nil, pauseMusic: pauseMusic) { starting.append(source) }
+                if let source = try player.move(held, to: context, deviceLost: lostAt != nil, stoppedAt: stopped[ObjectIdentifier(player)],
+                                                pauseMusic: pauseMusic) { starting.append(source) }
             } catch {
                 player.abandon(held, error)
             }
@@ -87,6 +101,51 @@ extension AudioEngine {
         let end = ContinuousClock.now
         return RouteChange(reason: reason, previous: old.device.name, current: device.name,
                            moveSeconds: (end - began).seconds, gapSeconds: lostAt.map { (end - $0).seconds })
+    }
+}
+
+extension AudioEngine {
+    /// A context on `device` for the engine to move to, made before the move and returned
+    /// once the device's stream plays: OpenAL Soft's stream on a sound server starts a
+    /// while after the device opens (0.3 to 1.7 s measured on PulseAudio), and the old
+    /// device plays on meanwhile, so the move itself leaves no such gap. Returned after
+    /// `limit` seconds at most; called with no lock held.
+    func prepareOutput(on device: AudioDevice, limit: Double = 2) throws -> AudioContext {
+        let context = try AudioContext(device: device, attributes: self.context.attributes)
+        guard context.refresh > 0, let start = device.clockNanoseconds else { return context }
+        // Mixed beyond the queue it fills before the server plays anything (three updates)
+        // and one update more: the server is taking what it mixes.
+        let running = Int64(4e9 / Double(context.refresh))
+        let deadline = ContinuousClock.now + .seconds(limit)
+        while (device.clockNanoseconds ?? start) - start < running, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return context
+    }
+
+    /// Keeps `old`, an output the engine moved away from while it played, until it has
+    /// played what it had mixed: twice its latency (three mixer updates when it reports
+    /// none yet), and 50 ms more. The service tick lets it go then
+    /// (``releasePlayedOut(_:)``).
+    private func playOut(_ held: borrowing LockHeld, _ old: EngineOutput) {
+        let updates = old.context.refresh > 0 ? 3 / Double(old.context.refresh) : 0
+        let reported = Double(old.device.latencyNanoseconds ?? 0) * 1e-9
+        let until = ContinuousClock.now + .seconds(2 * max(reported, updates) + 0.05)
+        state.withLockedValue(held) { $0.playingOut.append((old, until)) }
+    }
+
+    /// Lets go of the outputs that have played out what they had mixed: each context is
+    /// destroyed and each device closed as its last reference goes, after the engine's state
+    /// is let go (closing a device takes a while).
+    func releasePlayedOut(_ held: borrowing LockHeld) {
+        let now = ContinuousClock.now
+        var done: [EngineOutput] = []
+        state.withLockedValue(held) { s in
+            guard s.playingOut.contains(where: { $0.until <= now }) else { return }
+            done = s.playingOut.filter { $0.until <= now }.map(\.output)
+            s.playingOut.removeAll { $0.until <= now }
+        }
+        done.removeAll()
     }
 }
 

@@ -40,6 +40,7 @@ extension AudioEngine {
     /// context's unchecked property writes, and delivers events.
     public func update() {
         OpenAL.lock.withLock { held in
+            if !isOffline { releasePlayedOut(held) }
             guard isOffline || checkOutput(held) else { return }
             // One look at the state for the clock and the due starts.
             let (now, frame, due) = state.withLockedValue(held) { s -> (Double, Int, [ScheduledStart]) in
@@ -48,7 +49,7 @@ extension AudioEngine {
                 let isDue: (ScheduledStart) -> Bool = { [isOffline] in isOffline ? $0.frame <= position : $0.seconds <= now }
                 let due = s.scheduled.filter(isDue)
                 s.scheduled.removeAll(where: isDue)
-                return (now, isOffline ? position : currentFrame, due)
+                return (now, position, due)
             }
             for start in due { startScheduled(held, start.players) }
             let players = state.withLockedValue(held) { Array($0.active.values) }
@@ -69,7 +70,7 @@ extension AudioEngine {
             // Voices first (those that ended stop setting off ducking), then the buses (fades
             // and ducking, counting the players that play on them), so players and voices
             // get this tick's gains.
-            voices.service(held, context: context, nowFrame: frame)
+            voices.service(held, context: context, nowFrame: isOffline ? frame : mixerFrame(held))
             for error in voices.takeErrors(held) { reportServiceError(held, error, player: nil) }
             let playing = players.map { $0.busPlaying(held) }
             let gains = voices.refreshBuses(held, nowSeconds: now, players: playing)

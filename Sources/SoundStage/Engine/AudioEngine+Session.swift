@@ -55,9 +55,13 @@ extension AudioEngine: SessionMember {
     func sessionDefaultOutputChanged() {
         guard !isOffline, case .defaultDevice = requestedOutput,
               state.withLockedValue({ $0.followsDefaultOutput && $0.lost == nil }) else { return }
-        // Opened outside the gateway lock: a round trip to the sound server.
-        let opened: AudioDevice
-        do { opened = try Self.open(.defaultDevice) } catch {
+        // Opened, and its stream started, outside the gateway lock: round trips to the sound
+        // server, while the old device plays on.
+        let opened: AudioDevice, prepared: AudioContext
+        do {
+            opened = try Self.open(.defaultDevice)
+            prepared = try prepareOutput(on: opened)
+        } catch {
             OpenAL.lock.withLock { held in reportServiceError(held, error, player: nil) }
             return
         }
@@ -66,7 +70,7 @@ extension AudioEngine: SessionMember {
             // the playheads its last tick heard.
             guard state.withLockedValue(held, { $0.lost == nil }), device.isConnected else { return }
             do {
-                let change = try moveOutput(held, to: opened, requested: .defaultDevice, reason: .defaultChanged, lostAt: nil)
+                let change = try moveOutput(held, to: opened, context: prepared, requested: .defaultDevice, reason: .defaultChanged, lostAt: nil)
                 report(held, change)
             } catch {
                 reportServiceError(held, error, player: nil)

@@ -43,7 +43,7 @@ extension AudioEngine {
             if isInterrupted(held) {
                 throw failure(.invalidState, member, "the audio is interrupted; voices and players play again when the interruption ends")
             }
-            let (voice, ducking) = try voices.play(held, sound, request, context: context, nowFrame: currentFrame,
+            let (voice, ducking) = try voices.play(held, sound, request, context: context, nowFrame: mixerFrame(held),
                                                    nowSeconds: currentTime, member: member)
             if ducking { busesChanged(held) }
             return voice

@@ -178,6 +178,19 @@ public final class AudioEngine: Sendable {
         return Int((currentTime * Double(context.frequency)).rounded(.down))
     }
 
+    /// The frame the engine's mixer has reached: offline, the frames rendered; on a real
+    /// device, what it has mixed since it opened (`ALC_DEVICE_CLOCK_SOFT`), which stands
+    /// still until the device's stream starts (on PulseAudio a while after it opens: 0.3 to
+    /// 1.7 s measured) where the wall clock goes on. The voice pool keeps time by it, so a
+    /// virtual voice keeps step with the sources that play. Without `ALC_SOFT_device_clock`,
+    /// ``currentFrame``.
+    func mixerFrame(_ held: borrowing LockHeld) -> Int {
+        if isOffline { return state.withLockedValue(held) { $0.renderedFrames } }
+        let (device, rate) = output.withLock { ($0.device, $0.context.frequency) }
+        guard let nanoseconds = device.clockNanoseconds else { return currentFrame }
+        return Int(Double(nanoseconds) * 1e-9 * Double(rate))
+    }
+
     /// Makes a player for `sound`, which must belong to this engine's device.
     public func makePlayer(_ sound: Sound) -> Player { Player(sound: sound, engine: self) }
 

@@ -42,6 +42,9 @@ struct EngineState {
     var subscribers = EventSubscribers<EngineEvent>()
     /// Set while the output device is lost and no other has opened yet.
     var lost: LostOutput?
+    /// Outputs the engine moved away from while they played, kept until they have played
+    /// what they had mixed.
+    var playingOut: [(output: EngineOutput, until: ContinuousClock.Instant)] = []
     /// The last replacement of a lost device: when, and the wait the attempts had reached. A
     /// replacement lost again soon after goes on from that wait instead of starting over, so
     /// a device that keeps failing is not reopened every tick.

@@ -94,7 +94,7 @@ enum OpenAL {
         let state = State()
         /// Whether contexts are made current per thread (`ALC_EXT_thread_local_context`).
         let usesThreadContexts = alcIsExtensionPresent(nil, "ALC_EXT_thread_local_context") != ALC_FALSE
-        /// Whether the calling thread is the main one, which keeps its context between calls.
+        /// Whether the calling thread is the main one, whose direct writes skip the lock.
         let mainThread = MainThreadCheck()
     }
 
@@ -128,13 +128,14 @@ enum OpenAL {
     /// it returns. Only a context an enclosing call made current is ever restored: a thread's
     /// earlier context may have been destroyed since by another thread.
     ///
-    /// With per-thread contexts, the main thread keeps its context current between calls (so
-    /// the next call for it costs nothing to switch, and a position set can skip the lock:
-    /// ``withThreadContext(_:_:)``). Any other thread lets go of it as it lets go of the lock
-    /// (``RecursiveLock``): OpenAL Soft keeps a thread's context referenced until the thread
-    /// changes it, so a worker thread that kept one would keep a destroyed context and its
-    /// device alive, and leak them (with an error message) when it ends. The main thread ends
-    /// only with the process.
+    /// With per-thread contexts, a thread lets go of its context as it lets go of the lock
+    /// (``RecursiveLock``): OpenAL Soft keeps a thread's context referenced until that thread
+    /// changes it, so a thread that kept one would keep a context destroyed by another thread,
+    /// and its device, alive: a worker would leak them (with an error message) when it ends,
+    /// and the main thread, idle after it set up an engine, kept the engine's first device
+    /// open, its stream corked on the sound server, through every move to another device. Only
+    /// a direct write (a position set every frame, ``withThreadContext(_:_:)``) leaves its
+    /// context current, until the thread's next gateway call or write for another context.
     @inline(__always)
     static func withContext<R>(_ context: ContextHandle, _ body: (borrowing ALScope) throws -> R) throws -> R {
         let gateway = self.gateway
@@ -172,8 +173,8 @@ enum OpenAL {
     }
 
     /// Whether a direct property write may skip the lock (see ``withThreadContext(_:_:)``):
-    /// on the main thread, which keeps its context current between calls, outside any
-    /// gateway call.
+    /// on the main thread (the game's, whose context stays current from one write to the
+    /// next), outside any gateway call.
     @inline(__always)
     static var directWritesSkipLock: Bool {
         let gateway = self.gateway
@@ -229,12 +230,11 @@ enum OpenAL {
         (usesThreadContexts ? alcSetThreadContext(context) : alcMakeContextCurrent(context)) != ALC_FALSE
     }
 
-    /// Lets go of the calling thread's context unless it is the main thread: the lock calls
-    /// this as the thread lets go of it, outermost (see ``withContext(_:_:)``).
+    /// Lets go of the calling thread's context: the lock calls this as the thread lets go of
+    /// it, outermost (see ``withContext(_:_:)``).
     @inline(__always)
-    static func releaseWorkerThreadContext() {
-        let gateway = self.gateway
-        guard gateway.usesThreadContexts, !gateway.mainThread.isCurrent, alcGetThreadContext() != nil else { return }
+    static func releaseThreadContext() {
+        guard gateway.usesThreadContexts, alcGetThreadContext() != nil else { return }
         _ = alcSetThreadContext(nil)
     }
 

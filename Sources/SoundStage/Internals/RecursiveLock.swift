@@ -58,8 +58,8 @@ struct RecursiveLock: @unchecked Sendable {
         defer {
             depth.pointee -= 1
             if depth.pointee == 0 {
-                // A thread that holds no lock holds no OpenAL context either (but the main one).
-                OpenAL.releaseWorkerThreadContext()
+                // A thread that holds no lock holds no OpenAL context either.
+                OpenAL.releaseThreadContext()
                 owner.pointee.store(0, ordering: .relaxed)
                 pthread_mutex_unlock(mutex)
                 Log.flushWaiting()

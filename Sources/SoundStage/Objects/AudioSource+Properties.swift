@@ -132,6 +132,13 @@ extension AudioSource {
     /// (`AL_SAMPLE_OFFSET_LATENCY_SOFT`, `AL_SOFT_source_latency`): what is heard now is
     /// `frames - latency * rate`. Check the extension first.
     func sampleOffsetWithLatency() -> (frames: Int, latencyNanoseconds: Int64) {
+        let (offset, latency) = sampleOffset(with: AL_SAMPLE_OFFSET_LATENCY_SOFT, "sampleOffsetWithLatency()")
+        return (Int(offset >> 32), latency)
+    }
+
+    /// The same with the offset's fraction of a frame: the offset in 32.32 fixed point, as
+    /// OpenAL gives it.
+    func fixedSampleOffsetWithLatency() -> (offset: Int64, latencyNanoseconds: Int64) {
         sampleOffset(with: AL_SAMPLE_OFFSET_LATENCY_SOFT, "sampleOffsetWithLatency()")
     }
 
@@ -140,12 +147,13 @@ extension AudioSource {
     /// `ALC_SOFT_device_clock`): the source reaches frame `frames + r * (t - clock)` at device
     /// clock `t` while it plays at `r` frames a nanosecond. Check the extensions first.
     func sampleOffsetWithClock() -> (frames: Int, clockNanoseconds: Int64) {
-        sampleOffset(with: AL_SAMPLE_OFFSET_CLOCK_SOFT, "sampleOffsetWithClock()")
+        let (offset, clock) = sampleOffset(with: AL_SAMPLE_OFFSET_CLOCK_SOFT, "sampleOffsetWithClock()")
+        return (Int(offset >> 32), clock)
     }
 
-    /// The offset in whole frames (32.32 fixed point in OpenAL) and the 64-bit value read with
-    /// it; an error is logged and reads as zeros.
-    private func sampleOffset(with parameter: ALenum, _ member: String) -> (Int, Int64) {
+    /// The offset in 32.32 fixed point and the 64-bit value read with it; an error is logged
+    /// and reads as zeros.
+    private func sampleOffset(with parameter: ALenum, _ member: String) -> (Int64, Int64) {
         var values: [Int64] = [0, 0]
         let name = self.name
         do {
@@ -157,7 +165,7 @@ extension AudioSource {
         } catch {
             Log.report(error)
         }
-        return (Int(values[0] >> 32), values[1])
+        return (values[0], values[1])
     }
 }
 

@@ -69,6 +69,27 @@ final class PrivatePulse: Sendable {
                                 environment: environment, binaryOutput: true)
     }
 
+    /// Records `sink`'s monitor where no move of the default takes the recording elsewhere:
+    /// PulseAudio 16 moves a recording of the default sink's monitor to the new default's,
+    /// so this records a source of its own remapped from the monitor. Mono float32 at `rate`,
+    /// delivered every 10 ms (``ChildProcess/arrivals`` dates each block).
+    func recordPinned(_ sink: String, rate: Int) throws -> ChildProcess {
+        let remapped = "pinned_\(sink)"
+        let loaded = try pactl(["load-module", "module-remap-source", "master=\(sink).monitor", "source_name=\(remapped)"])
+        guard loaded.status == 0 else { throw PulseError("module-remap-source failed: \(loaded.stderr)") }
+        return try ChildProcess(try #require(ToolRunner.which("parec")),
+                                ["-d", remapped, "--rate=\(rate)", "--channels=1", "--format=float32le", "--raw", "--latency-msec=10"],
+                                environment: environment, binaryOutput: true)
+    }
+
+    /// Plays silence to `sink` until stopped, so that the sink runs all along and a recording
+    /// of its monitor keeps pace with the wall clock (an idle null sink's monitor delivers
+    /// next to nothing, and its time is lost from the recording).
+    func keepRunning(_ sink: String) throws -> ChildProcess {
+        try ChildProcess(try #require(ToolRunner.which("pacat")),
+                         ["--playback", "-d", sink, "--format=s16le", "--rate=44100", "--channels=2", "/dev/zero"], environment: environment)
+    }
+
     /// Stops the daemon and removes its folder.
     func stop() {
         try? kill()
@@ -90,8 +111,10 @@ final class ChildProcess: Sendable {
 
     private final class Output: @unchecked Sendable {
         private let lock = NSLock()
-        private var value: (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data) = ([], "", Data())
-        func withLock<R>(_ body: (inout (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data)) -> R) -> R {
+        private var value: (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data,
+                            arrivals: [(end: Int, at: ContinuousClock.Instant)]) = ([], "", Data(), [])
+        func withLock<R>(_ body: (inout (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data,
+                                         arrivals: [(end: Int, at: ContinuousClock.Instant)])) -> R) -> R {
             lock.withLock { body(&value) }
         }
     }
@@ -132,7 +155,11 @@ final class ChildProcess: Sendable {
                 guard n > 0 else { break }
                 let data = Data(buffer[0..<n]), now = ContinuousClock.now
                 output.withLock { o in
-                    if binaryOutput { o.bytes.append(data); return }
+                    if binaryOutput {
+                        o.bytes.append(data)
+                        o.arrivals.append((o.bytes.count, now))
+                        return
+                    }
                     o.partial += String(decoding: data, as: UTF8.self)
                     while let newline = o.partial.firstIndex(of: "\n") {
                         o.lines.append((String(o.partial[..<newline]), now))
@@ -145,6 +172,8 @@ final class ChildProcess: Sendable {
     }
 
     var lines: [String] { output.withLock { $0.lines.map(\.0) } }
+    /// For binary output: how many bytes had come by each read, and when that read returned.
+    var arrivals: [(end: Int, at: ContinuousClock.Instant)] { output.withLock { $0.arrivals } }
     var bytes: Data { output.withLock { $0.bytes } }
     /// The recorded samples, for a float32 recording.
     var samples: [Float] {

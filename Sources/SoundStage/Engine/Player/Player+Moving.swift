@@ -4,17 +4,19 @@ extension Player {
     /// scheduled, the sound fed again from the playhead with the plays it had left (streams
     /// from their decoder position, fades and tweens carried on by the next ticks).
     ///
-    /// The playhead is read from the old source when its device still plays (where its mixer
-    /// is: what it mixed still reaches the ear, so nothing is heard twice); when the device
-    /// was lost (`deviceLost`, its sources stopped and their offsets forgotten) it is where
-    /// the last service tick heard it.
+    /// The playhead is `stoppedAt` when the old device still played: where its mixer was as
+    /// the engine stopped the old source (``stopForMove(_:)``), and the old device plays out
+    /// what it had mixed before it closes, so nothing is skipped and nothing heard twice.
+    /// When the device was lost (`deviceLost`, its sources stopped and their offsets
+    /// forgotten) it is where the last service tick heard it.
     ///
     /// With `pauseMusic` (the device was lost, and the category pauses), a playing player
     /// whose ``outputLossPolicy`` is ``OutputLossPolicy/pause`` is left paused instead.
     ///
     /// - Returns: the new source when the player was playing: the engine starts all of them
     ///   together. A paused or scheduled player waits as it was.
-    func move(_ held: borrowing LockHeld, to context: AudioContext, deviceLost: Bool, pauseMusic: Bool = false) throws -> AudioSource? {
+    func move(_ held: borrowing LockHeld, to context: AudioContext, deviceLost: Bool, stoppedAt: MovePoint? = nil,
+              pauseMusic: Bool = false) throws -> AudioSource? {
         try state.withLockedValue(held) { s -> AudioSource? in
             guard let old = s.source, old.context !== context else { return nil }
             // A sound that played out and was not yet reported finishes now rather than
@@ -31,9 +33,9 @@ extension Player {
             } else if deviceLost {
                 let heard = s.heard ?? (feed.frame(atQueueOffset: 0), 0)
                 (frame, plays) = (heard.frame, feed.remainingPlays(atQueueOffset: heard.queueOffset))
+            } else if let stoppedAt {
+                (frame, plays) = (stoppedAt.frame, stoppedAt.plays)
             } else {
-                // What the old device mixed still reaches the ear after the move, so the new
-                // source starts where the mixer was, not where the ear is (no latency taken off).
                 let offset = old.get(.sampleOffset)
                 (frame, plays) = (feed.frame(atQueueOffset: offset), feed.remainingPlays(atQueueOffset: offset))
             }
@@ -52,6 +54,20 @@ extension Player {
             }
             s.pendingStart = frame
             return nil
+        }
+    }
+
+    /// Stops a playing player's source where its mixer is (a pause takes effect at once:
+    /// the mixer mixes nothing more of it), and returns that frame and the plays left from
+    /// it; for a paused player, where it paused. Nil for a player that plays nothing.
+    func stopForMove(_ held: borrowing LockHeld) -> MovePoint? {
+        state.withLockedValue(held) { s in
+            guard s.isEngaged, s.pendingStart == nil, let feed = s.feed, let source = s.source else { return nil }
+            if s.status == .playing {
+                do { try source.pause() } catch { report(&s, held, error) }
+            }
+            let offset = source.get(.sampleOffset)
+            return MovePoint(frame: feed.frame(atQueueOffset: offset), plays: feed.remainingPlays(atQueueOffset: offset))
         }
     }
 
@@ -83,4 +99,10 @@ extension Player {
             finish(&s, held)
         }
     }
+}
+
+/// Where a player goes on from on another device: a frame of its sound and the plays left.
+struct MovePoint {
+    var frame: Int
+    var plays: Int
 }

@@ -118,12 +118,51 @@ extension VoicePool {
         }
     }
 
-    /// The engine moved to another device: every source (on the old one) is dropped, real
-    /// voices become virtual and keep time, and the clock and playhead steps follow a change
-    /// of sample rate (or of mixer).
-    func moved(_ held: borrowing LockHeld, from oldRate: Int, to newRate: Int) {
+    /// Before the engine leaves its device at engine frame `frame`: every playhead is brought
+    /// to that frame. Leaving a device that still plays (`stoppingSources`), which plays out
+    /// what it has mixed before it closes, a real voice's source stops where its mixer is
+    /// (a pause takes effect at once), and that is where the voice goes on from.
+    func leave(_ held: borrowing LockHeld, atFrame frame: Int, stoppingSources: Bool) {
+        state.withLockedValue(held) { s in
+            let since = Int64(max(0, frame - s.clockFrame))
+            for i in s.slots.indices where s.slots[i].isLive && advances(s, i) {
+                s.slots[i].playhead &+= since &* s.slots[i].increment
+            }
+            s.clockFrame = max(s.clockFrame, frame)
+            guard stoppingSources else { return }
+            for r in s.reals.indices {
+                do { try s.reals[r].source.pause() } catch { s.errors.append(error) }
+                if let playhead = mixerPlayhead(s, r) { s.slots[Int(s.reals[r].slot)].playhead = playhead }
+            }
+        }
+    }
+
+    /// Real voice `r`'s playhead where its source's mixer is, to the fraction of a frame (a
+    /// real-time engine's clock is the wall's, and a source runs by its device's); nil
+    /// without `AL_SOFT_source_latency`.
+    private func mixerPlayhead(_ s: VoicePoolState, _ r: Int) -> Int64? {
+        let real = s.reals[r], i = Int(real.slot)
+        guard real.source.context.isExtensionPresent("AL_SOFT_source_latency"),
+              let frames = s.sounds[Int(s.details[i].sound)].playing.map({ Int64(max(1, $0.frameCount)) }) else { return nil }
+        let offset = real.source.fixedSampleOffsetWithLatency().offset
+        let bits = Int64(s.stepping.fractionBits)
+        // The frame of the play the source is in, against the one the playhead is in: the
+        // same play, or the one before or after across a loop.
+        let model = s.slots[i].playhead >> bits
+        var shift = Int64(real.feed.frame(atQueueOffset: Int(offset >> 32))) - model % frames
+        if shift > frames / 2 { shift -= frames } else if shift < -frames / 2 { shift += frames }
+        return max(0, (model + shift) << bits | (offset & 0xffff_ffff) >> (32 - bits))
+    }
+
+    /// The engine moved to another device (after ``leave(_:atFrame:stoppingSources:)``), whose
+    /// mixer is at `clockFrame`: every source (on the old one) is dropped, real voices become
+    /// virtual and keep time, and the playhead steps follow a change of sample rate (or of
+    /// mixer).
+    func moved(_ held: borrowing LockHeld, to newRate: Int, clockFrame: Int) {
         state.withLockedValue(held) { s in
             dropSources(&s)
+            // The playheads are as of the moment the engine left; the new device's clock is there now.
+            s.clockFrame = clockFrame
             guard let context = s.engine?.context else { return }
             if s.isConfigured { resize(&s, context: context) }
             let stepping = context.mixerStepping
@@ -138,10 +177,7 @@ extension VoicePool {
                 }
                 s.stepping = stepping
             }
-            guard oldRate > 0, newRate > 0 else { return }
-            if oldRate != newRate {
-                s.clockFrame = Int((Double(s.clockFrame) * Double(newRate) / Double(oldRate)).rounded())
-            }
+            guard newRate > 0 else { return }
             for i in s.slots.indices where s.slots[i].isLive {
                 let rate = s.sounds[Int(s.details[i].sound)].playing?.sampleRate ?? newRate
                 s.details[i].rateRatio = MixerStepping.rateRatio(soundRate: rate, outputRate: newRate)

@@ -87,10 +87,10 @@ final class VoicePool: Sendable {
         state.withLockedValue { $0.engine }?.currentTime ?? 0
     }
 
-    /// The engine's clock in output frames (nil once it is gone). Read before the pool's
-    /// state is locked: the engine's clock has a lock of its own.
-    func engineFrame() -> Int? {
-        state.withLockedValue { $0.engine }?.currentFrame
+    /// The engine's mixer frame (``AudioEngine/mixerFrame(_:)``; nil once the engine is
+    /// gone). Read before the pool's state is locked: the engine's clock has a lock of its own.
+    func engineFrame(_ held: borrowing LockHeld) -> Int? {
+        state.withLockedValue(held) { $0.engine }?.mixerFrame(held)
     }
 
     // MARK: - Slots
@@ -176,8 +176,8 @@ final class VoicePool: Sendable {
     /// Changes a live voice; a real one's source follows at once, in the one property the
     /// change touched (a voice moved every frame writes its position, not all it has).
     func change(_ voice: Voice, _ member: String, writing mirrored: Mirrored, _ body: (inout VoiceSlot, inout VoiceDetails) -> Void) throws {
-        let now = mirrored == .pitch ? engineFrame() : nil
         try OpenAL.lock.withLock { held in
+            let now = mirrored == .pitch ? engineFrame(held) : nil
             try state.withLockedValue(held) { s in
                 guard let i = liveSlot(s, voice) else { throw endedError(s, voice, member) }
                 let was = (advances: advances(s, i), increment: s.slots[i].increment)
@@ -204,9 +204,9 @@ final class VoicePool: Sendable {
     }
 
     func setPaused(_ voice: Voice, _ paused: Bool) -> Bool {
-        let now = engineFrame()
-        return OpenAL.lock.withLock { held in
-            state.withLockedValue(held) { s in
+        OpenAL.lock.withLock { held in
+            let now = engineFrame(held)
+            return state.withLockedValue(held) { s in
                 guard let i = liveSlot(s, voice), s.slots[i].isPaused != paused else { return false }
                 let was = (advances: advances(s, i), increment: s.slots[i].increment)
                 s.slots[i].isPaused = paused
