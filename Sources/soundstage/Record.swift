@@ -47,8 +47,11 @@ struct Record: ParsableCommand {
             fail("\(error)")
         }
         let live = isatty(STDOUT_FILENO) != 0
+        // The time recorded, as last seen: a recorder that failed reads 0.
+        var seconds = 0.0
         while recorder.isRecording, !stop.asked {
             Thread.sleep(forTimeInterval: 0.1)
+            seconds = max(seconds, recorder.currentTime)
             recorder.updateMeters()
             let levels = (0..<channels).map { recorder.averagePower(forChannel: $0) }
             if live {
@@ -57,11 +60,14 @@ struct Record: ParsableCommand {
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
         }
-        let seconds = recorder.currentTime
+        seconds = max(seconds, recorder.currentTime)
         recorder.stop()
         if live { print("\r\u{1B}[K", terminator: "") }
+        // The recorder's own error first: it says why the recording ended; then what was written.
+        let failure = failures.first
+        if let failure { FileHandle.standardError.write(Data("soundstage: the recording ended early: \(failure)\n".utf8)) }
         summarize(url, seconds: seconds)
-        if let failure = failures.first { fail("the recording ended early, its file whole up to there: \(failure)") }
+        if failure != nil { Foundation.exit(1) }
     }
 
     /// A 24-character bar for a level from -60 to 0 dBFS.
@@ -81,7 +87,8 @@ struct Record: ParsableCommand {
             print(String(format: "%@: %.2f s, %d Hz %@, %@ (%@), %d bytes; RMS %@ dBFS, peak %@ dBFS",
                          url.path, file.duration, file.sampleRate, file.channels.rawValue, file.container.rawValue, file.encoding, size, rms, peaks))
         } catch {
-            fail("recorded \(String(format: "%.2f", seconds)) s, but the file does not read back: \(error)")
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            fail("\(url.path): \(size) bytes written of \(String(format: "%.2f", seconds)) s recorded, and they do not read back as audio: \(error)")
         }
     }
 }

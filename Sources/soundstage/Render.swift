@@ -31,6 +31,7 @@ struct Render: ParsableCommand {
             fail("\(scene): \(error)")
         }
         progress.finish()
+        for warning in render.warnings { FileHandle.standardError.write(Data("soundstage: warning: \(warning)\n".utf8)) }
         let audio = render.audio
         let elapsed = Date().timeIntervalSince(started)
         wav.write(audio)

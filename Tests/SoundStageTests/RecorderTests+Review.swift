@@ -245,6 +245,27 @@ struct RecorderReviewTests {
         #expect(out.stderr.contains("file access") || out.stderr.contains("No space"), "stderr: \(out.stderr)")
     }
 
+    @Test("soundstage record .ogg over a 5 KB file-size limit: the recorder's error first, then what was written, and exit 1")
+    func toolFileSizeLimit() throws {
+        let rig = try RecordingRig()
+        defer { rig.stop() }
+        let folder = try TemporaryFolder()
+        let tone = folder.file("noise.wav")
+        try RecordingRig.noise(tone, seconds: 30)
+        let player = try rig.play(tone)
+        defer { RecordingRig.stopPlaying(player) }
+        let tool = try #require(ToolRunner.soundstage)
+        let output = folder.file("x.ogg")
+        // bash's limit is in KB; SIGXFSZ ignored, so the write over it fails with EFBIG.
+        let bash = try #require(ToolRunner.which("bash"))
+        let out = try ToolRunner.run(bash, ["-c", "trap '' XFSZ; ulimit -f 5; exec \"$0\" record \"$1\" --duration 4 --device \"$2\"",
+                                            tool.path, output.path, rig.monitor])
+        let lines = out.stderr.split(separator: "\n").filter { $0.hasPrefix("soundstage:") }
+        #expect(out.status == 1, "\(out)")
+        #expect(lines.first?.contains("the recording ended early") == true && lines.first?.contains("File too large") == true, "the write error first: \(lines)")
+        #expect(lines.count >= 2 && lines[1].contains("bytes written") && lines[1].contains("x.ogg"), "then what was written: \(lines)")
+    }
+
     // MARK: writers
 
     @Test("WAV 24-bit mono, odd data: the RIFF size counts the pad byte")

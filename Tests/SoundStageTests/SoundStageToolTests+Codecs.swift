@@ -20,7 +20,7 @@ extension SoundStageToolTests {
         #expect(objects.count == 3)
         let expected: [(String, String, Int, Int)] = [("FLAC", "flac", 44_100, 44_100), ("Ogg", "opus", 48_000, 48_000), ("MP3", "mp3", 44_100, 44_100)]
         for (o, (container, encoding, rate, frames)) in zip(objects, expected) {
-            #expect(Set(o.keys) == ["path", "container", "encoding", "channels", "sampleRate", "frames", "duration"])
+            #expect(Set(o.keys) == ["path", "container", "encoding", "channels", "sampleRate", "frames", "duration", "damage"])
             #expect(o["container"] as? String == container && o["encoding"] as? String == encoding && o["sampleRate"] as? Int == rate
                     && o["frames"] as? Int == frames && o["channels"] as? Int == 2, "\(o)")
         }

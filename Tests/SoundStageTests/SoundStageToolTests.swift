@@ -21,7 +21,7 @@ struct SoundStageToolTests {
         for (object, url) in zip(objects, [wav, ogg]) {
             let container = url == wav ? "WAV" : "Ogg"
             let o = try #require(object)
-            #expect(Set(o.keys) == ["path", "container", "encoding", "channels", "sampleRate", "frames", "duration"])
+            #expect(Set(o.keys) == ["path", "container", "encoding", "channels", "sampleRate", "frames", "duration", "damage"])
             #expect(o["path"] as? String == url.path && o["container"] as? String == container)
             let frames = try ToolRunner.run(soxi, ["-s", url.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect("\(o["frames"] as? Int ?? -1)" == frames && o["sampleRate"] as? Int == 32_000 && o["channels"] as? Int == 2)

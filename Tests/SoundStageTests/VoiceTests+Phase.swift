@@ -187,6 +187,22 @@ struct VoicePhaseTests {
         try Self.check(seeds: 1_001..<1_009, maxLife: 600)
     }
 
+    @Test("a whenVirtual: .pause voice on a muted bus keeps time while muted: back in step after the unmute, not a tick late",
+          arguments: [false, true])
+    func pausedVoiceOnMutedBus(offTick: Bool) throws {
+        var c = Case(seed: 0, maxLife: 0)
+        (c.outputRate, c.soundRate, c.soundFrames, c.pitch, c.streamed, c.loops, c.tick) = (48_000, 48_000, 30_000, 1, false, -1, 0.01)
+        (c.lifeFrames, c.awayFrames, c.byMute, c.offTick, c.waitsWhenVirtual, c.newPitch) = (24_000, 9_600, true, offTick, true, nil)
+        let keepFrom = c.lifeFrames + c.awayFrames - 480
+        let end = keepFrom + 9_600
+        let back = try Self.render(c, away: true, keepFrom: keepFrom, until: end)
+        let reference = try Self.render(c, away: false, keepFrom: keepFrom, until: end)
+        let from = try #require(back.returnFrame) + 480 - keepFrom
+        let count = min(back.samples.count, reference.samples.count) - from
+        let snr = Measure.snrDB(Array(back.samples[from...]), against: Array(reference.samples[from...]), count: count)
+        #expect(snr >= 60, "\(c): SNR \(snr) dB")
+    }
+
     @Test("the cases of the report: a 44.1 kHz loop on 48 kHz after 60 s away 30 ms; pitch 1.1 away 1.2 s",
           arguments: [(44_100, Float(1), 60.0, 0.03), (48_000, Float(1.1), 2.0, 1.2)])
     func reported(soundRate: Int, pitch: Float, life: Double, away: Double) throws {

@@ -27,6 +27,11 @@ public protocol AudioDecoder: AnyObject {
     /// Moves to `frame` (0...frameCount), exactly. A decoder that keeps ADPCM compressed
     /// seeks only to block boundaries.
     func seek(toFrame frame: Int) throws
+    /// The damaged places met so far, in order: data skipped as damaged, and where the data
+    /// ended before the length the file states (see ``DecodeDamage``). A read that meets
+    /// damage after some audio returns what decoded and notes the damage here rather than
+    /// throwing; one whose data ends early returns fewer frames, then none.
+    var damage: [DecodeDamage.Span] { get }
 }
 
 /// A decoder that knows the name of what it decodes (for errors found after it opened).
@@ -90,10 +95,17 @@ final class PCMDecoder: NamedDecoder {
     let native: Bool
     private(set) var position = 0
 
+    /// Where the file ends before its header says it does, if it does.
+    let damage: [DecodeDamage.Span]
+
     init(_ data: Data, layout: ContainerLayout, name: String, keepNative: Bool) throws {
         self.data = data
         self.layout = layout
         self.name = name
+        damage = layout.statedFrameCount > layout.frameCount
+            ? [DecodeDamage.Span(kind: .cutShort, frame: layout.frameCount, framesLost: layout.statedFrameCount - layout.frameCount,
+                                 reason: "the data ends at frame \(layout.frameCount) of the \(layout.statedFrameCount) its header states")]
+            : []
         // Kept as stored only when OpenAL Soft takes it, block size included; else decoded.
         if keepNative, let format = layout.stored.native(layout.channels), format.blockAlignmentProblem == nil {
             outputFormat = format

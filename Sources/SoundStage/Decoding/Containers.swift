@@ -10,11 +10,15 @@ struct ContainerLayout: Sendable {
     /// The byte range of the samples: whole blocks only, so a truncated file keeps what it has.
     var samples: Range<Int>
     var frameCount: Int
+    /// The frames the header states (its data chunk's size, or its frame count): more than
+    /// ``frameCount`` in a file cut short.
+    var statedFrameCount: Int
 
     /// Checks the values every container shares and trims `available` to whole blocks
-    /// (and to `statedFrames` when the header states fewer).
+    /// (and to `statedFrames` when the header states fewer). `statedBytes` is the size the
+    /// header gives the samples (nil: none, or "to the end of the file").
     init(_ container: SoundFile.Container, stored: StoredEncoding, channelCount: Int, rate: Double,
-         available: Range<Int>, statedFrames: Int? = nil, fail: (String) -> SoundStageError) throws {
+         available: Range<Int>, statedBytes: Int? = nil, statedFrames: Int? = nil, fail: (String) -> SoundStageError) throws {
         guard channelCount > 0 else { throw fail("the header states 0 channels") }
         guard let layout = ChannelLayout(channelCount: channelCount) else {
             throw fail("\(channelCount) channels is not a layout OpenAL Soft plays (1, 2, 4, 6, 7 or 8)")
@@ -31,6 +35,9 @@ struct ContainerLayout: Sendable {
         self.sampleRate = Int(rate.rounded())
         self.samples = available.lowerBound..<(available.lowerBound + blocks * blockBytes)
         self.frameCount = min(blocks * stored.framesPerBlock, statedFrames ?? .max)
+        let statedByBytes = statedBytes.map { $0 / blockBytes * stored.framesPerBlock }
+        let stated = min(statedFrames ?? .max, statedByBytes ?? .max)
+        statedFrameCount = stated == .max ? frameCount : max(frameCount, stated)
     }
 
     /// Recognises the container by its first bytes and parses it; nil for anything but WAV,
@@ -70,8 +77,11 @@ struct ContainerLayout: Sendable {
                 guard f.channels == 0 || stored.bytesPerBlock(channels: f.channels) == f.blockAlign else {
                     throw fail("block align \(f.blockAlign) does not match \(f.channels) channels of \(stored.name)")
                 }
+                // A writer that streamed the file may leave the size at 0 or 0xFFFFFFFF: no length stated.
+                let stated = size == 0 || size == 0xFFFF_FFFF ? nil : size
                 return try ContainerLayout(.wav, stored: stored, channelCount: f.channels, rate: Double(f.rate),
-                                           available: body..<(body + min(size, available)), fail: fail)
+                                           available: body..<(body + min(size == 0 ? available : size, available)),
+                                           statedBytes: stated, fail: fail)
             default:
                 break   // LIST, fact, cue and anything else
             }
@@ -108,6 +118,7 @@ struct ContainerLayout: Sendable {
         let isAIFC = b.tag(8) == "AIFC"
         var comm: (channels: Int, frames: Int, bits: Int, rate: Double, compression: String)?
         var sound: Range<Int>?
+        var soundBytes: Int?
         for chunk in b.chunks(from: 12, headerBytes: 8, padded: true, size: { b.u32be($0 + 4) }) {
             let (size, body, available) = (chunk.size, chunk.body, chunk.available)
             switch chunk.id {
@@ -125,6 +136,7 @@ struct ContainerLayout: Sendable {
                 let end = body + min(size, available)
                 guard start <= end else { throw fail("the SSND data offset points past the chunk") }
                 sound = start..<end
+                soundBytes = size - 8 - b.u32be(body)
             default:
                 break
             }
@@ -150,7 +162,7 @@ struct ContainerLayout: Sendable {
             throw fail("compression '\(comm.compression)' with \(comm.bits)-bit samples is not one SoundStage reads")
         }
         return try ContainerLayout(.aiff, stored: stored, channelCount: comm.channels, rate: comm.rate,
-                                   available: sound, statedFrames: frames, fail: fail)
+                                   available: sound, statedBytes: soundBytes, statedFrames: frames, fail: fail)
     }
 
     // MARK: CAF
@@ -162,6 +174,7 @@ struct ContainerLayout: Sendable {
         guard b.u16be(4) == 1 else { throw fail("CAF version \(b.u16be(4)) is not 1") }
         var desc: (rate: Double, format: String, flags: Int, bytesPerPacket: Int, framesPerPacket: Int, channels: Int, bits: Int)?
         var data: Range<Int>?
+        var dataBytes: Int?
         // A negative size (-1) is the data chunk of a file still being written: to the end.
         let size: (Int) -> Int = { offset in
             let stated = b.i64be(offset + 4)
@@ -177,6 +190,7 @@ struct ContainerLayout: Sendable {
             case "data":
                 guard size >= 4, available >= 4 else { throw fail("the data chunk is too short") }
                 data = (body + 4)..<(body + min(size, available))
+                dataBytes = b.i64be(chunk.body - 8) < 0 ? nil : size - 4   // its stated size, -1 for "to the end"
             default:
                 break
             }
@@ -204,7 +218,8 @@ struct ContainerLayout: Sendable {
                 throw fail("\(desc.bytesPerPacket) bytes and \(desc.framesPerPacket) frames a packet do not match \(desc.channels) channels of \(stored.name)")
             }
         }
-        return try ContainerLayout(.caf, stored: stored, channelCount: desc.channels, rate: desc.rate, available: data, fail: fail)
+        return try ContainerLayout(.caf, stored: stored, channelCount: desc.channels, rate: desc.rate, available: data,
+                                   statedBytes: dataBytes, fail: fail)
     }
 }
 

@@ -28,6 +28,7 @@ final class FLACDecoder: NamedDecoder {
     private let stream: Stream
     private let opaque: Unmanaged<Stream>
     private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+    private(set) var damage: [DecodeDamage.Span] = []
 
     var container: SoundFile.Container { .flac }
     var encoding: String { "flac" }
@@ -78,18 +79,39 @@ final class FLACDecoder: NamedDecoder {
     func read(maxFrames: Int) throws -> [UInt8] {
         let frameBytes = outputFormat.bytesPerBlock
         let wanted = max(0, min(maxFrames, frameCount - position)) * frameBytes
+        var ended = false
         while stream.pending.count < wanted {
-            let state = FLAC__stream_decoder_get_state(decoder)
-            if state == FLAC__STREAM_DECODER_END_OF_STREAM { break }
-            let before = stream.pending.count
-            if FLAC__stream_decoder_process_single(decoder) == 0 || stream.error != nil {
-                if before > 0 || position > 0 { break }   // damaged after some audio: keep what decoded
-                throw SoundFile.failure(.decodingFailed, "decode(FLAC)", object: name, stream.error ?? "the stream is damaged")
+            if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
+                ended = true
+                break
             }
-            if stream.pending.count == before, FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM { break }
+            let before = stream.pending.count
+            let decoded = FLAC__stream_decoder_process_single(decoder) != 0
+            if let error = stream.error {
+                // libFLAC skips what it cannot decode (or writes a frame that fails its check
+                // as silence) and goes on: noted, not thrown.
+                stream.error = nil
+                if before == 0, position == 0, !decoded {
+                    throw SoundFile.failure(.decodingFailed, "decode(FLAC)", object: name, error)
+                }
+                damage.append(DecodeDamage.Span(kind: .damaged, frame: position + before / frameBytes, reason: error))
+            }
+            if !decoded {
+                if before == 0, position == 0 { throw SoundFile.failure(.decodingFailed, "decode(FLAC)", object: name, "the stream is damaged") }
+                ended = true   // damaged past recovery after some audio: what decoded stays
+                break
+            }
+            if stream.pending.count == before, FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
+                ended = true
+                break
+            }
         }
         let taken = min(wanted, stream.pending.count - stream.pending.count % frameBytes)
         position += taken / frameBytes
+        if ended, position < frameCount, !damage.contains(where: { $0.kind == .cutShort }) {
+            damage.append(DecodeDamage.Span(kind: .cutShort, frame: position, framesLost: frameCount - position,
+                                            reason: "the data ends at frame \(position) of the \(frameCount) its header states"))
+        }
         // Everything waiting is handed over as it is (a whole-file read copies nothing).
         if taken == stream.pending.count {
             defer { stream.pending = [] }
@@ -201,6 +223,13 @@ final class FLACDecoder: NamedDecoder {
     }
 
     private static let error: FLAC__StreamDecoderErrorCallback = { _, status, client in
-        stream(client).error = "libFLAC reports a damaged stream (\(status.rawValue))"
+        let what: String
+        switch status {
+        case FLAC__STREAM_DECODER_ERROR_STATUS_LOST_SYNC: what = "lost its sync in damaged data and skipped to the next frame"
+        case FLAC__STREAM_DECODER_ERROR_STATUS_BAD_HEADER: what = "met a damaged frame header and skipped the frame"
+        case FLAC__STREAM_DECODER_ERROR_STATUS_FRAME_CRC_MISMATCH: what = "met a frame that fails its CRC check and played it as silence"
+        default: what = "met data it cannot parse (error \(status.rawValue))"
+        }
+        stream(client).error = "libFLAC " + what
     }
 }

@@ -14,6 +14,7 @@ final class MP3Decoder: NamedDecoder {
     private let source: ByteSource
     private let opaque: Unmanaged<ByteSource>
     private let handle: OpaquePointer
+    private(set) var damage: [DecodeDamage.Span] = []
 
     var container: SoundFile.Container { .mp3 }
     var encoding: String { "mp3" }
@@ -90,7 +91,10 @@ final class MP3Decoder: NamedDecoder {
     func read(maxFrames: Int) throws -> [UInt8] {
         let frameBytes = 4 * channels.channelCount
         let wanted = max(0, min(maxFrames, frameCount - position)) * frameBytes
-        guard wanted > 0 else { return [] }
+        guard wanted > 0 else {
+            if position >= frameCount { noteEarlyEnd(at: position) }
+            return []
+        }
         var out = [UInt8](repeating: 0, count: wanted)
         var filled = 0
         while filled < wanted {
@@ -99,17 +103,38 @@ final class MP3Decoder: NamedDecoder {
                 mpg123_read(handle, raw.baseAddress! + filled, wanted - filled, &done)
             }
             filled += done
-            if status == MPG123_DONE.rawValue { break }
+            if status == MPG123_DONE.rawValue {
+                noteEarlyEnd(at: position + filled / frameBytes)
+                break
+            }
             if status == MPG123_NEW_FORMAT.rawValue { continue }
             guard status == MPG123_OK.rawValue else {
-                if filled > 0 || position > 0 { break }   // damaged after some audio: keep what decoded
-                throw SoundFile.failure(.decodingFailed, "decode(MP3)", object: name, "the stream is damaged (libmpg123 error \(status))")
+                let reason = String(cString: mpg123_plain_strerror(status))
+                if filled > 0 || position > 0 {
+                    // Damaged after some audio: what decoded stays.
+                    let at = position + filled / frameBytes
+                    if !damage.contains(where: { $0.kind == .cutShort }) {
+                        damage.append(DecodeDamage.Span(kind: .cutShort, frame: at, framesLost: max(0, frameCount - at), reason: "libmpg123: \(reason)"))
+                    }
+                    break
+                }
+                throw SoundFile.failure(.decodingFailed, "decode(MP3)", object: name, "the stream is damaged (libmpg123: \(reason))")
             }
             if done == 0 { break }
         }
         filled -= filled % frameBytes
         position += filled / frameBytes
         return filled == wanted ? out : Array(out.prefix(filled))
+    }
+
+    /// At the end of the stream: where libmpg123 stopped in the file. Ending well before the
+    /// end of the bytes (more than a few tags' worth), it met data it could not resync past,
+    /// and the rest of the file never decodes: noted once.
+    private func noteEarlyEnd(at frame: Int) {
+        let stopped = Int(mpg123_tell_stream(handle))
+        guard stopped >= 0, source.data.count - stopped > 4_096, !damage.contains(where: { $0.kind == .cutShort }) else { return }
+        damage.append(DecodeDamage.Span(kind: .cutShort, frame: frame,
+                                        reason: "libmpg123 stopped at byte \(stopped) of \(source.data.count): damaged data it cannot resync past, and nothing after it decodes"))
     }
 
     func seek(toFrame frame: Int) throws {

@@ -15,6 +15,7 @@ final class OpusDecoder: NamedDecoder {
     private let file: OpaquePointer
     private let map: [Int]
     private var decodedAny = false
+    private(set) var damage: [DecodeDamage.Span] = []
 
     var container: SoundFile.Container { .ogg }
     var encoding: String { "opus" }
@@ -95,10 +96,21 @@ final class OpusDecoder: NamedDecoder {
             } else {
                 frames = scratch.withUnsafeMutableBufferPointer { Int(op_read_float(file, $0.baseAddress, Int32(want * count), nil)) }
             }
-            if frames == 0 { break }
-            if frames == Int(OP_HOLE) { continue }   // a gap in the data: skip it, as players do
+            if frames == 0 {
+                noteEnd()
+                break
+            }
+            if frames == Int(OP_HOLE) {
+                // A gap in the data: skipped, as players do, and noted.
+                damage.append(DecodeDamage.Span(kind: .damaged, frame: position, reason: "libopusfile found a gap in the data (OP_HOLE) and skipped it"))
+                continue
+            }
             guard frames > 0 else {
-                if decodedAny { break }              // damaged after some audio: keep what decoded
+                if decodedAny {
+                    // Damaged after some audio: what decoded stays.
+                    noteEnd("libopusfile cannot decode on (error \(frames))")
+                    break
+                }
                 throw SoundFile.failure(.decodingFailed, "decode(Ogg Opus)", object: name, "the stream is damaged (libopusfile error \(frames))")
             }
             guard Int(op_channel_count(file, -1)) == count else {
@@ -123,6 +135,15 @@ final class OpusDecoder: NamedDecoder {
     /// format asks for, but its band energies then still read about 1.6 dB low for a while
     /// (measured on a steady tone); a longer run-up converges them.
     static let seekRunUp = 24_000
+
+    /// Notes where decoding ended before the length the stream states (once; at the end of a
+    /// stream with gaps, the frames missing are the gaps').
+    private func noteEnd(_ reason: String? = nil) {
+        guard position < frameCount || reason != nil, !damage.contains(where: { $0.kind == .cutShort }) else { return }
+        if reason == nil, damage.contains(where: { $0.kind == .damaged }) { return }
+        damage.append(DecodeDamage.Span(kind: .cutShort, frame: position, framesLost: max(0, frameCount - position),
+                                        reason: reason ?? "the data ends at frame \(position) of the \(frameCount) the stream states"))
+    }
 
     func seek(toFrame frame: Int) throws {
         guard (0...frameCount).contains(frame) else { throw seekError(frame, "\(name) has \(frameCount) frames") }

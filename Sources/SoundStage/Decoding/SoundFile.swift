@@ -35,6 +35,9 @@ public struct SoundFile: Sendable {
     public let sampleRate: Int
     /// The number of frames.
     public let frameCount: Int
+    /// What did not decode of what the file states (damaged data skipped, data that ends
+    /// early); nil for a file that decoded whole. What decoded is kept in any case.
+    public let damage: DecodeDamage?
     /// The samples in ``format``, as a buffer takes them.
     let bytes: [UInt8]
     /// The format of the samples held: as stored where OpenAL Soft plays it, else linear PCM.
@@ -67,7 +70,7 @@ public struct SoundFile: Sendable {
         }
         let format = decoder.outputFormat
         // Compressed streams may hold more or less than they state: what decoded counts.
-        let counted = decoder.container == .ogg || decoder.container == .flac
+        let counted = decoder.container == .ogg || decoder.container == .flac || decoder.container == .mp3
         if counted, bytes.isEmpty {
             let name = (decoder as? any NamedDecoder)?.name ?? ""
             throw Self.failure(.decodingFailed, "decode(\(decoder.container.rawValue))", object: name,
@@ -80,6 +83,7 @@ public struct SoundFile: Sendable {
         self.frameCount = counted ? bytes.count / format.bytesPerBlock : decoder.frameCount
         self.bytes = bytes
         self.format = format
+        damage = DecodeDamage(of: decoder, delivered: frameCount)
     }
 
     /// The samples as interleaved Float32 in -1...1 (G.711 and ADPCM decoded in Swift).

@@ -15,6 +15,7 @@ final class VorbisDecoder: NamedDecoder {
     private let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
     private let map: [Int]
     private var decodedAny = false
+    private(set) var damage: [DecodeDamage.Span] = []
 
     var container: SoundFile.Container { .ogg }
     var encoding: String { "vorbis" }
@@ -99,10 +100,21 @@ final class VorbisDecoder: NamedDecoder {
             var section: Int32 = 0
             while remaining > 0 {
                 let frames = Int(ov_read_float(file, &pcm, Int32(min(remaining, 4096)), &section))
-                if frames == 0 { break }
-                if frames == Int(OV_HOLE) { continue }   // a gap in the data: skip it, as players do
+                if frames == 0 {
+                    noteEnd()
+                    break
+                }
+                if frames == Int(OV_HOLE) {
+                    // A gap in the data: skipped, as players do, and noted.
+                    damage.append(DecodeDamage.Span(kind: .damaged, frame: position, reason: "libvorbisfile found a gap in the data (OV_HOLE) and skipped it"))
+                    continue
+                }
                 guard frames > 0, let pcm else {
-                    if decodedAny { break }              // damaged after some audio: keep what decoded
+                    if decodedAny {
+                        // Damaged after some audio: what decoded stays.
+                        noteEnd("libvorbisfile cannot decode on (error \(frames))")
+                        break
+                    }
                     throw SoundFile.failure(.decodingFailed, "decode(Ogg Vorbis)", object: name,
                                             "the stream is damaged (libvorbisfile error \(frames))")
                 }
@@ -125,6 +137,16 @@ final class VorbisDecoder: NamedDecoder {
             }
         }
         return overflow.isEmpty ? result : result + overflow
+    }
+
+    /// Notes where decoding ended before the length the stream states (once).
+    private func noteEnd(_ reason: String? = nil) {
+        guard position < frameCount || reason != nil, !damage.contains(where: { $0.kind == .cutShort }) else { return }
+        // At the end of a stream with gaps, the frames missing are the gaps'.
+        if reason == nil, damage.contains(where: { $0.kind == .damaged }) { return }
+        let lost = max(0, frameCount - position)
+        damage.append(DecodeDamage.Span(kind: .cutShort, frame: position, framesLost: lost,
+                                        reason: reason ?? "the data ends at frame \(position) of the \(frameCount) the stream states"))
     }
 
     /// Writes `frames` frames of libvorbisfile's planar output interleaved, in OpenAL's channel

@@ -9,9 +9,10 @@ import Synchronization
 /// - **Streamed** (``init(engine:streamingContentsOf:)``, ``init(engine:streamingData:name:)``):
 ///   only the file's bytes are kept (as they are, compressed stays compressed); each player decodes its own way
 ///   through them, about 100 ms at a time with four such chunks queued. Best for music and
-///   long ambience. A file that turns out to be damaged part-way is reported to the player as
-///   ``PlayerEvent/decodeError(_:)`` and then ``PlayerEvent/finished(successfully:)`` with
-///   `false`; what decoded before the damage is played.
+///   long ambience. Damage met as it plays is reported to the player as
+///   ``PlayerEvent/decodeError(_:)``: a gap of damaged data is played past; data that ends
+///   early ends the sound after what decoded, with ``PlayerEvent/finished(successfully:)``
+///   false.
 public final class Sound: Sendable, CustomStringConvertible {
     /// Where the samples come from.
     enum Storage: Sendable {
@@ -38,6 +39,12 @@ public final class Sound: Sendable, CustomStringConvertible {
     public let channelCount: Int
     /// Names the sound in messages: the file name, or the name given.
     public let label: String
+    /// What did not decode of the sound's file, as far as is known when it is made: for a
+    /// loaded sound all of it (``SoundFile/damage``); for a streamed one what its header
+    /// tells (a WAV, AIFF or CAF file cut short, an MP3 whose frames stop before its end).
+    /// A stream's player reports the rest as it plays (``PlayerEvent/decodeError(_:)``).
+    /// Nil when nothing is known to be missing.
+    public let damage: DecodeDamage?
 
     /// Wraps a buffer already made (it must belong to the device of the engine that plays it).
     public init(buffer: AudioBuffer) {
@@ -48,21 +55,32 @@ public final class Sound: Sendable, CustomStringConvertible {
         sampleRate = buffer.sampleRate
         channelCount = buffer.channelCount
         label = buffer.label ?? "buffer"
+        damage = buffer.damage
     }
 
-    /// Loads a sound file (WAV, AIFF, CAF or Ogg Vorbis) whole into the engine's context.
+    /// Loads a sound file (WAV, AIFF, CAF, Ogg Vorbis or Opus, FLAC or MP3) whole into the
+    /// engine's context. A file that does not decode whole (damaged data skipped, data that
+    /// ends early) loads what decodes, and says what is missing in ``damage`` and in a
+    /// warning logged.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` or
     ///   ``SoundStageError/Code-swift.struct/decodingFailed`` naming the file and the reason.
     public convenience init(engine: AudioEngine, contentsOf url: URL) throws {
         self.init(buffer: try AudioBuffer(context: engine.context, contentsOf: url))
         engine.adopt(self)
+        warnOfDamage()
     }
 
     /// Loads a sound held in memory; `name` identifies it in errors.
     public convenience init(engine: AudioEngine, data: Data, name: String) throws {
         self.init(buffer: try AudioBuffer(context: engine.context, data: data, label: name))
         engine.adopt(self)
+        warnOfDamage()
+    }
+
+    /// Logs what did not decode, if anything.
+    private func warnOfDamage() {
+        if let damage { Log.warn("\(label) did not decode whole: \(damage)") }
     }
 
     /// Makes a waveform (sine, square, sawtooth, white noise, impulse).
@@ -97,6 +115,10 @@ public final class Sound: Sendable, CustomStringConvertible {
         channelCount = decoder.channels.channelCount
         duration = decoder.duration
         label = name
+        damage = decoder.damage.isEmpty ? nil
+            : DecodeDamage(framesStated: decoder.frameCount + decoder.damage.reduce(0) { $0 + ($1.framesLost ?? 0) },
+                           framesDelivered: decoder.frameCount, spans: decoder.damage)
+        warnOfDamage()
     }
 
     /// A playlist's items as one streamed sound, in the playlist's format.
@@ -108,6 +130,7 @@ public final class Sound: Sendable, CustomStringConvertible {
         channelCount = plan.channels.channelCount
         duration = Double(plan.frameCount) / Double(plan.sampleRate)
         label = "playlist of " + plan.items.map(\.sound.label).joined(separator: ", ")
+        damage = nil
     }
 
     /// The buffer of a loaded sound, on the device its engine plays to now (it is uploaded

@@ -13,17 +13,23 @@ import Synchronization
 enum Log {
     static let logger = Logger(label: "SoundStage")
 
-    private static let waiting = LockedBox<[String]>([])
+    private static let waiting = LockedBox<[(level: Logger.Level, message: String)]>([])
     /// Whether reports wait for the lock to be let go (read on every outermost unlock).
     private static let hasWaiting = Atomic<Bool>(false)
 
     /// Logs an error SoundStage could not hand to a caller.
-    static func report(_ error: any Error) {
+    static func report(_ error: any Error) { log(.error, "\(error)") }
+
+    /// Logs what a caller can also read for itself but may not look for (a sound file that
+    /// decoded short, say).
+    static func warn(_ message: String) { log(.warning, message) }
+
+    private static func log(_ level: Logger.Level, _ message: String) {
         guard OpenAL.lock.isHeldByCurrentThread else {
-            logger.error("\(error)")
+            logger.log(level: level, "\(message)")
             return
         }
-        waiting.withLock { $0.append("\(error)") }
+        waiting.withLock { $0.append((level, message)) }
         hasWaiting.store(true, ordering: .releasing)
     }
 
@@ -31,11 +37,11 @@ enum Log {
     @inline(__always)
     static func flushWaiting() {
         guard hasWaiting.load(ordering: .acquiring) else { return }
-        let messages = waiting.withLock { messages -> [String] in
+        let messages = waiting.withLock { messages -> [(level: Logger.Level, message: String)] in
             hasWaiting.store(false, ordering: .relaxed)
             defer { messages = [] }
             return messages
         }
-        for message in messages { logger.error("\(message)") }
+        for (level, message) in messages { logger.log(level: level, "\(message)") }
     }
 }

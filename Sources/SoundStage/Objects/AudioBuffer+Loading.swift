@@ -17,8 +17,8 @@ extension AudioBuffer {
         try self.init(context: context, sound: try SoundFile.decode(data, name: name), label: label)
     }
 
-    /// Uploads a decoded sound.
+    /// Uploads a decoded sound (with its ``SoundFile/damage``, if it did not decode whole).
     public convenience init(context: AudioContext, sound: SoundFile, label: String?) throws {
-        try self.init(context: context, bytes: sound.bytes, format: sound.format, sampleRate: sound.sampleRate, label: label)
+        try self.init(context: context, bytes: sound.bytes, format: sound.format, sampleRate: sound.sampleRate, label: label, damage: sound.damage)
     }
 }

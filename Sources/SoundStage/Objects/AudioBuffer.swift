@@ -23,6 +23,9 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
     /// A label for messages, e.g. the file the sound came from.
     public let label: String?
+    /// What did not decode of the file the buffer was loaded from (see ``SoundFile/damage``);
+    /// nil for a file that decoded whole, and for a buffer made from samples.
+    public let damage: DecodeDamage?
     private let users = Atomic<Int>(0)
 
     /// Makes a buffer from encoded bytes.
@@ -36,7 +39,12 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a byte count that
     ///   is not whole blocks, a bad rate or block size; ``SoundStageError/Code-swift.struct/unsupportedFormat``
     ///   or ``SoundStageError/Code-swift.struct/extensionMissing`` for a format OpenAL cannot take.
-    public init(context: AudioContext, bytes: [UInt8], format: BufferFormat, sampleRate: Int, label: String? = nil) throws {
+    public convenience init(context: AudioContext, bytes: [UInt8], format: BufferFormat, sampleRate: Int, label: String? = nil) throws {
+        try self.init(context: context, bytes: bytes, format: format, sampleRate: sampleRate, label: label, damage: nil)
+    }
+
+    /// The same, for a buffer loaded from a file that did not decode whole.
+    init(context: AudioContext, bytes: [UInt8], format: BufferFormat, sampleRate: Int, label: String?, damage: DecodeDamage?) throws {
         let object = "new buffer" + (label.map { " (\($0))" } ?? "")
         func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {
             Self.failure(code, "init", object: object, reason)
@@ -93,6 +101,7 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
         self.sampleRate = sampleRate
         self.bytes = bytes
         self.label = label
+        self.damage = damage
         Diagnostics.liveBuffers.add(1, ordering: .relaxed)
     }
 
@@ -148,7 +157,7 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     /// Uploads the same samples into a new buffer in `context` (for example after a lost
     /// device was replaced).
     public func copy(to context: AudioContext) throws -> AudioBuffer {
-        try AudioBuffer(context: context, bytes: bytes, format: format, sampleRate: sampleRate, label: label)
+        try AudioBuffer(context: context, bytes: bytes, format: format, sampleRate: sampleRate, label: label, damage: damage)
     }
 }
 

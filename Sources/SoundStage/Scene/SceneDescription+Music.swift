@@ -85,7 +85,14 @@ public struct StingerDescription: Sendable, Equatable {
 
 extension SceneDescription {
     /// Every sound of the scene's music: the tracks' items and the stingers.
-    var musicSounds: [SoundDescription] { music.tracks.flatMap(\.items) + music.stingers.map(\.sound) }
+    var musicSounds: [SoundDescription] { musicSoundPlaces.map(\.0) }
+
+    /// The same, each with its JSON path.
+    var musicSoundPlaces: [(SoundDescription, String)] {
+        music.tracks.enumerated().flatMap { t, track in
+            track.items.enumerated().map { i, item in (item, "$.music.tracks[\(t)].items[\(i)]") }
+        } + music.stingers.enumerated().map { ($1.sound, "$.music.stingers[\($0)].sound") }
+    }
 
     /// Reads `"music"`; `known` are the scene's buses.
     static func parseMusic(_ value: JSONValue, known: Set<String>, into scene: inout SceneDescription, _ r: JSONReader) throws {

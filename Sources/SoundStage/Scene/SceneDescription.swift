@@ -36,6 +36,8 @@ public struct SceneDescription: Sendable, Equatable {
     public var music = MusicDescription()
     /// The folder relative sound paths are resolved against (the scene file's folder).
     public var baseURL: URL?
+    /// The scene file, when it was read from one: what errors found while rendering name.
+    public var fileURL: URL?
 
     /// Creates a scene.
     public init(duration: Double, sources: [SourceDescription]) {
@@ -202,12 +204,9 @@ extension SceneDescription {
         }
         var scene = try parse(data, file: url.path)
         scene.baseURL = url.deletingLastPathComponent()
+        scene.fileURL = url
         // Every sound file named, checked once, the error at the first place that names it.
-        let named = scene.sources.enumerated().map { i, source in
-            (source.sound, source.group.map { "$.groups[\($0)].source.sound" } ?? "$.sources[\(i)].sound")
-        } + scene.musicSounds.map { ($0, "$.music") }
-        var checked: Set<String> = []
-        for case (.file(let path), let place) in named where checked.insert(path).inserted {
+        for case (.file(let path), let place) in scene.soundPlaces {
             let resolved = scene.resolve(path)
             if !FileManager.default.fileExists(atPath: resolved.path) {
                 throw SceneError(file: url.path, path: place, problem: "sound file not found: \(resolved.path)")
@@ -215,6 +214,19 @@ extension SceneDescription {
         }
         return scene
     }
+
+    /// Each sound the scene plays, once, with the JSON path of the first place that names it
+    /// (where an error about it points).
+    var soundPlaces: [(sound: SoundDescription, place: String)] {
+        let named = sources.enumerated().map { i, source in
+            (source.sound, source.group.map { "$.groups[\($0)].source.sound" } ?? "$.sources[\(i)].sound")
+        } + musicSoundPlaces
+        var seen: Set<SoundDescription> = []
+        return named.filter { seen.insert($0.0).inserted }
+    }
+
+    /// The file a scene error names: the scene file, or "scene" for one made in code.
+    var errorFile: String { fileURL?.path ?? "scene" }
 
     /// The URL of a sound file named in the scene.
     public func resolve(_ path: String) -> URL {

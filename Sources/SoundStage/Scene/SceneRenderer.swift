@@ -61,8 +61,13 @@ public struct SceneRenderer: Sendable {
         for zone in scene.effects.zones { try engine.addReverbZone(zone) }
 
         var sounds: [SoundDescription: Sound] = [:]
-        for description in scene.sources.map(\.sound) + scene.musicSounds where sounds[description] == nil {
-            sounds[description] = Sound(buffer: try makeBuffer(description, context: context))
+        var warnings: [SceneError] = []
+        for (description, place) in scene.soundPlaces {
+            let sound = Sound(buffer: try makeBuffer(description, context: context, place: place))
+            sounds[description] = sound
+            if let damage = sound.damage {
+                warnings.append(SceneError(file: scene.errorFile, path: place, problem: "\(sound.label) did not decode whole: \(damage)"))
+            }
         }
         let music = try SceneMusic(scene.music, sampleRate: scene.sampleRate, engine: engine, file: scene.baseURL?.path ?? "scene") { sounds[$0]! }
         let startFrames = scene.sources.map { Int(($0.start * Double(scene.sampleRate)).rounded()) }
@@ -115,7 +120,7 @@ public struct SceneRenderer: Sendable {
         }
         let ticks = max(1, counts.count)
         return SceneRender(audio: RenderedAudio(format: format, samples: samples), voiceCounts: counts,
-                           realFractions: realTicks.map { Double($0) / Double(ticks) })
+                           realFractions: realTicks.map { Double($0) / Double(ticks) }, warnings: warnings)
     }
 
     /// The scene's pool: as it asks, within what the context grants. A scene that does not
@@ -155,10 +160,22 @@ public struct SceneRenderer: Sendable {
         }
     }
 
-    private func makeBuffer(_ sound: SoundDescription, context: AudioContext) throws -> AudioBuffer {
+    /// The buffer of a sound the scene names first at `place`; a file that cannot be loaded
+    /// is a ``SceneError`` there.
+    private func makeBuffer(_ sound: SoundDescription, context: AudioContext, place: String) throws -> AudioBuffer {
         switch sound {
         case .file(let path):
-            return try AudioBuffer(context: context, contentsOf: scene.resolve(path))
+            let url = scene.resolve(path)
+            let buffer: AudioBuffer
+            do {
+                buffer = try AudioBuffer(context: context, contentsOf: url)
+            } catch let error as SoundStageError {
+                throw SceneError(file: scene.errorFile, path: place, problem: "\(url.path): \(error.reason)")
+            }
+            guard buffer.frameCount > 0 else {
+                throw SceneError(file: scene.errorFile, path: place, problem: "\(url.path): the file holds no audio (0 frames)")
+            }
+            return buffer
         case .tone(let shape, let frequency, let duration):
             let samples = shape.samples(frequency: frequency, seconds: duration, sampleRate: scene.sampleRate)
             return try AudioBuffer(context: context, samples: samples, sampleRate: scene.sampleRate,
@@ -176,6 +193,9 @@ public struct SceneRender: Sendable {
     /// For each source of the scene, the fraction of ticks it was real (0 for one that never
     /// started, or was refused).
     public var realFractions: [Double]
+    /// What did not stop the render but should be known: each sound file that did not decode
+    /// whole (``DecodeDamage``), at the JSON path that names it. `soundstage render` prints them.
+    public var warnings: [SceneError] = []
 
     /// The most voices real at once.
     public var peakReal: Int { voiceCounts.map(\.real).max() ?? 0 }

@@ -14,8 +14,12 @@ final class ConvertingDecoder: AudioDecoder {
     let kernel: ResamplingKernel?
     let label: String
     let sampleRate: Int
-    let frameCount: Int
+    /// The output frames: those of the source's stated length, or of what it delivered when
+    /// its data ended early (found as it is read).
+    private(set) var frameCount: Int
     private(set) var position = 0
+    /// The source's input frames: its stated length, or where its data ended.
+    private var sourceFrames: Int
     /// Mixed input frames (in the output layout), the first being input frame ``windowStart``;
     /// frames before 0 and past the end are zeros.
     private var window: [Float] = []
@@ -33,7 +37,20 @@ final class ConvertingDecoder: AudioDecoder {
         mixer = ChannelMixer(from: source.channels, to: channels)
         self.kernel = source.sampleRate == sampleRate ? nil : kernel ?? ResamplingKernel(inRate: source.sampleRate, outRate: sampleRate)
         frameCount = self.kernel?.outputFrames(for: source.frameCount) ?? source.frameCount
+        sourceFrames = source.frameCount
         if let kernel = self.kernel { windowStart = 1 - kernel.halfWidth }
+    }
+
+    /// The source's damage, in output frames.
+    var damage: [DecodeDamage.Span] {
+        guard kernel != nil else { return source.damage }
+        let ratio = Double(sampleRate) / Double(source.sampleRate)
+        return source.damage.map { span in
+            var span = span
+            span.frame = Int((Double(span.frame) * ratio).rounded())
+            span.framesLost = span.framesLost.map { Int((Double($0) * ratio).rounded()) }
+            return span
+        }
     }
 
     var container: SoundFile.Container { source.container }
@@ -42,10 +59,20 @@ final class ConvertingDecoder: AudioDecoder {
     var outputFormat: BufferFormat { BufferFormat(.float32, mixer.to) }
 
     func read(maxFrames: Int) throws -> [UInt8] {
-        let n = max(0, min(maxFrames, frameCount - position))
+        var n = max(0, min(maxFrames, frameCount - position))
+        guard n > 0 else { return [] }
+        try fill(through: inputEnd(forOutputs: n))
+        // The source's data may have ended early: then so does this.
+        n = min(n, frameCount - position)
         guard n > 0 else { return [] }
         let samples = try readFloats(n)
         return samples.withUnsafeBytes { Array($0) }
+    }
+
+    /// The input frame after the last that the next `n` output frames read.
+    private func inputEnd(forOutputs n: Int) -> Int {
+        guard let kernel else { return position + n }
+        return kernel.position(ofOutput: position + n - 1).index + kernel.halfWidth + 1
     }
 
     func seek(toFrame frame: Int) throws {
@@ -54,7 +81,7 @@ final class ConvertingDecoder: AudioDecoder {
         let first = kernel.map { $0.position(ofOutput: frame).index - $0.halfWidth + 1 } ?? frame
         window = []
         windowStart = first
-        sourceNext = max(0, min(first, source.frameCount))
+        sourceNext = max(0, min(first, sourceFrames))
         try source.seek(toFrame: sourceNext)
     }
 
@@ -62,15 +89,14 @@ final class ConvertingDecoder: AudioDecoder {
     private func readFloats(_ n: Int) throws -> [Float] {
         let outChannels = mixer.to.channelCount
         guard let kernel else {
-            try fill(through: position + n)
+            try fill(through: inputEnd(forOutputs: n))
             let from = (position - windowStart) * outChannels
             let out = Array(window[from..<(from + n * outChannels)])
             position += n
             drop(before: position)
             return out
         }
-        let last = kernel.position(ofOutput: position + n - 1).index + kernel.halfWidth
-        try fill(through: last + 1)
+        try fill(through: inputEnd(forOutputs: n))
         var out = [Float](repeating: 0, count: n * outChannels)
         window.withUnsafeBufferPointer { input in
             out.withUnsafeMutableBufferPointer { output in
@@ -95,14 +121,17 @@ final class ConvertingDecoder: AudioDecoder {
             have += zeros
         }
         while have < end {
-            if sourceNext >= source.frameCount {
+            if sourceNext >= sourceFrames {
                 window += [Float](repeating: 0, count: (end - have) * channels)
                 return
             }
             let bytes = try source.read(maxFrames: max(4_096, end - have))
             guard !bytes.isEmpty else {
-                throw SoundFile.failure(.decodingFailed, "decode", object: label,
-                                        "the data ends at frame \(sourceNext) of the \(source.frameCount) it states")
+                // The source's data ends early: this sound ends where it does (what decoded
+                // is kept; the source notes the damage).
+                sourceFrames = sourceNext
+                frameCount = kernel?.outputFrames(for: sourceFrames) ?? sourceFrames
+                continue
             }
             let floats = source.outputFormat.floatSamples(bytes)
             let frames = floats.count / source.channels.channelCount

@@ -20,4 +20,5 @@ final class EventLog: PlayerDelegate, @unchecked Sendable {
     func playerDidFinishPlaying(_ player: Player, successfully: Bool) { add("finished(\(successfully))") }
     func playerBeginInterruption(_ player: Player) { add("began") }
     func playerEndInterruption(_ player: Player) { add("ended") }
+    func playerDecodeErrorDidOccur(_ player: Player, error: SoundStageError) { add("decodeError(\(error))") }
 }

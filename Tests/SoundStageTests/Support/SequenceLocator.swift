@@ -33,9 +33,10 @@ struct SequenceLocator {
         self.positions = positions
     }
 
-    /// The signal, mono 16-bit at `rate`, as a WAV file's bytes.
-    func wav(rate: Int) -> Data {
-        let samples = bits.map { Float($0 ? 0.5 : -0.5) }
+    /// The signal (frames `frames` of it, by default all), mono 16-bit at `rate`, as a WAV
+    /// file's bytes.
+    func wav(rate: Int, frames: Range<Int>? = nil) -> Data {
+        let samples = bits[frames ?? 0..<Self.period].map { Float($0 ? 0.5 : -0.5) }
         return RenderedAudio(format: RenderFormat(sampleRate: rate, channels: .mono), samples: samples).wavData(.pcm16)
     }
 

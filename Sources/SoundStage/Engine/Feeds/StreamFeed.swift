@@ -35,6 +35,15 @@ final class StreamFeed: PlaybackFeed {
     private var failureReported = false
     /// The feed went back to frame 0 for its next play: the next segment begins a play.
     private var loopedBack = false
+    /// The decoder's damage spans looked at so far, and the errors for those passed over
+    /// (damaged data skipped, an item of a playlist cut short) not yet handed on: each is
+    /// reported once, as the stream reaches it, and the stream plays on.
+    private var damageSeen = 0
+    private var damageToReport: [SoundStageError] = []
+    /// Whether the end of a file shorter than its header states (known when it opened) was
+    /// reported: once, as the stream first reaches it, and the stream plays on (it loops
+    /// what there is).
+    private var shortEndReported = false
 
     /// Streams from `decoder` (at frame 0), playing the sound `loops` more times after the
     /// first (-1 forever); `label` names the sound in errors.
@@ -86,9 +95,21 @@ final class StreamFeed: PlaybackFeed {
             chunks.removeFirst(n)
         }
         try fill(source)
+        if !damageToReport.isEmpty { return damageToReport.removeFirst() }
         guard let failure, !failureReported else { return nil }
         failureReported = true
         return failure
+    }
+
+    /// Takes the damage the decoder noted since the last look: what it passed over is
+    /// reported (one a tick); where it was cut short, the stream ends (``failure``).
+    private func takeDamage() {
+        let spans = decoder.damage
+        guard spans.count > damageSeen else { return }
+        for span in spans[damageSeen...] where span.kind == .damaged {
+            damageToReport.append(Sound.failure(.decodingFailed, "stream", object: label, span.description))
+        }
+        damageSeen = spans.count
     }
 
     func seek(_ source: AudioSource, toFrame frame: Int, heardOffset: Int) throws -> Bool {
@@ -115,10 +136,19 @@ final class StreamFeed: PlaybackFeed {
                 while frames < chunkFrames {
                     let start = decoder.position
                     let part = try decoder.read(maxFrames: chunkFrames - frames)
+                    takeDamage()
                     if part.isEmpty {
-                        if decoder.position < decoder.frameCount {
+                        // Short of its stated length, a stream with gaps skipped (and no cut)
+                        // has ended all the same: the frames missing are the gaps'.
+                        let gapsOnly = decoder.damage.contains { $0.kind == .damaged } && !decoder.damage.contains { $0.kind == .cutShort }
+                        if decoder.position < decoder.frameCount, !gapsOnly {
+                            let cut = decoder.damage.last { $0.kind == .cutShort }
                             throw Sound.failure(.decodingFailed, "stream", object: label,
-                                                "the data ends at frame \(decoder.position) of the \(decoder.frameCount) it states")
+                                                cut?.description ?? "the data ends at frame \(decoder.position) of the \(decoder.frameCount) it states")
+                        }
+                        if !shortEndReported, let cut = decoder.damage.first(where: { $0.kind == .cutShort }) {
+                            shortEndReported = true
+                            damageToReport.append(Sound.failure(.decodingFailed, "stream", object: label, cut.description))
                         }
                         if loopsLeft != 0, decoder.frameCount > 0 {
                             if loopsLeft > 0 { loopsLeft -= 1 }

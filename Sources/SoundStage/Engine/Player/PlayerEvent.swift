@@ -3,7 +3,9 @@ public enum PlayerEvent: Sendable, CustomStringConvertible {
     /// The sound reached its end (`successfully` true), or decoding failed (false).
     /// ``Player/stop()`` does not report this, as on iOS.
     case finished(successfully: Bool)
-    /// The sound could not be decoded.
+    /// Part of the sound could not be decoded: damaged data skipped (the sound plays on),
+    /// or data that ends early (``finished(successfully:)`` with false follows, after what
+    /// decoded); the error names the file and where (see ``DecodeDamage``).
     case decodeError(SoundStageError)
     /// Playback was paused by an interruption.
     case interruptionBegan
