@@ -7,7 +7,7 @@
 #   scripts/docs.sh            build into .build/docs/SoundStage.doccarchive and check
 #   scripts/docs.sh --preview  then say how to read it
 #
-# A full scripts/test.sh runs it.
+# scripts/test.sh --full runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh TARGET [seconds]   one target (default 600 s)
 #   scripts/fuzz.sh all [seconds]      every target, as many at once as there are cores
-#                                      (scripts/test.sh runs this for 60 s each)
+#                                      (scripts/test.sh --full runs this for 60 s each)
 #
 # Targets: wav aiff caf ogg opus flac mp3 (the decoders), scene (the JSON scene parser, small
 # scenes rendered), api (random sequences of public API calls on an offline engine). Every

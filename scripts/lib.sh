@@ -45,6 +45,19 @@ start_pulse() {
     echo "==> PulseAudio did not start; the end-to-end test will say so" >&2
 }
 
+# Starts a headless PulseAudio server with a null sink of this run's own, in a runtime folder
+# of its own, so the tests never play through a server that was running already (a
+# developer's speakers). SOUNDSTAGE_USE_RUNNING_SERVER=1 uses the running one instead (as
+# start_pulse does). Sets SOUNDSTAGE_STARTED_PULSE=1 (stop it with stop_pulse).
+start_private_pulse() {
+    if [ "${SOUNDSTAGE_USE_RUNNING_SERVER:-0}" = 1 ]; then start_pulse; return; fi
+    XDG_RUNTIME_DIR=$(mktemp -d /tmp/soundstage-xdg.XXXXXX)
+    export XDG_RUNTIME_DIR
+    SOUNDSTAGE_MADE_XDG="$XDG_RUNTIME_DIR"
+    unset PULSE_SERVER
+    start_pulse
+}
+
 # Stops the server start_pulse started, and removes the runtime folder it made.
 stop_pulse() {
     if [ "${SOUNDSTAGE_STARTED_PULSE:-0}" = 1 ]; then pulseaudio --kill >/dev/null 2>&1 || true; fi

@@ -11,7 +11,7 @@
 #                               10, with one move between two null sinks halfway
 #   SOUNDSTAGE_SOAK=offline|live scripts/soak.sh [minutes]   only one of them
 #
-# Logs: .build-soak/offline.log and .build-soak/live.log. A full scripts/test.sh runs five
+# Logs: .build-soak/offline.log and .build-soak/live.log. scripts/test.sh --full runs five
 # minutes of it offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."

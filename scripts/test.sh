@@ -1,40 +1,71 @@
 #!/usr/bin/env bash
 # Runs SoundStage's tests. Installs the system packages it needs when they are missing,
-# starts a headless PulseAudio server (null sink) for the end-to-end test, and runs
-# `swift test` with OpenAL Soft's error traps on, so any OpenAL error aborts the run.
-# Extra arguments go to `swift test` (e.g. scripts/test.sh --filter Spatial).
+# starts a headless PulseAudio server of its own (null sink) for the tests that play through
+# a sound server, and runs `swift test` with OpenAL Soft's error traps on, so any OpenAL error
+# aborts the run.
+#
+#   scripts/test.sh            the quick tier: every offline test and the live ones that fit a
+#                              few minutes (under 5 minutes once built, on 2 cores)
+#   scripts/test.sh --full     the full tier (CI): the quick tier, then the long runs: a stream
+#                              starved for 300 ms, the device lost a hundred times each way,
+#                              ten minutes of a playlist recorded beside the game's tests,
+#                              voices that live ten minutes, five minutes of the soak, the
+#                              documentation (no warning, every public symbol documented) and
+#                              every fuzz target for 60 s
+#   scripts/test.sh ARGS...    `swift test ARGS...` (e.g. --filter Spatial), as in the full tier
+#
+# The tests never play through a sound server that was running already (a developer's
+# desktop): a private one is always started, in a runtime folder of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_swift
 ensure_packages "${SOUNDSTAGE_BUILD_PACKAGES[@]}" "${SOUNDSTAGE_TEST_PACKAGES[@]}"
-start_pulse
+start_private_pulse
 trap stop_pulse EXIT
 export ALSOFT_TRAP_AL_ERROR=1 ALSOFT_TRAP_ALC_ERROR=1
 # OpenAL Soft traps by raising SIGTRAP; Swift's crash backtracer catches SIGTRAP and returns,
 # which would let the run go on. With the backtracer off, an OpenAL error ends the run.
 export SWIFT_BACKTRACE=enable=no
-# The end-to-end test must run, not skip, when this script started the sound server.
+# The end-to-end tests must run, not skip, when this script started the sound server.
 export SOUNDSTAGE_E2E=1
-# The timing tests on the real sound server (a stream starved for 300 ms, ten minutes of a
-# playlist recorded for gaps) measure the output itself, which a loaded 2-core machine starves
-# (OpenAL Soft's mixer thread misses the server's deadline). A whole run runs them apart from
-# the rest: first, once the build is done, the starved stream alone on the machine (its
-# recorded silence is compared with the reported one to 5 ms, or one mixer update more); after the
-# main pass, the device lost a hundred times (a test that waits on a child in real time,
-# starved for seconds beside the rest), then the ten-minute playlist beside the game's tests.
-# A filtered run runs what it names.
-# A whole run ends with five minutes of the soak offline (scripts/soak.sh: memory, gaps,
-# OpenAL objects), the documentation built with no warning and 100 % of the public symbols
-# documented (scripts/docs.sh), and every fuzz target for 60 s on its corpus (scripts/fuzz.sh).
-if [[ $# -eq 0 ]]; then
-    swift test --filter UnderrunTests
-    SOUNDSTAGE_TIMING_TESTS=later swift test
-    swift test --filter FaultInjectionDeviceLossTests
-    swift test --filter "PlaylistServerTests|DrumDubGameTests"
-    SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
-    scripts/docs.sh
-    scripts/fuzz.sh all 60
-else
-    swift test "$@"
+
+started=$SECONDS
+# Runs one phase of the tier, and says how long it took.
+phase() {
+    local name=$1
+    shift
+    local began=$SECONDS
+    echo "==> $name" >&2
+    "$@"
+    echo "==> $name: $((SECONDS - began)) s (total $((SECONDS - started)) s)" >&2
+}
+
+full=0
+if [[ ${1:-} == --full ]]; then
+    full=1
+    shift
 fi
+if [[ $# -gt 0 ]]; then
+    SOUNDSTAGE_TIER=full swift test "$@"
+    exit
+fi
+
+phase build swift build --build-tests
+# The timing tests on the real sound server (a stream starved for 300 ms, the device lost a
+# hundred times, ten minutes of a playlist recorded for gaps) measure the output itself,
+# which a loaded 2-core machine starves (OpenAL Soft's mixer thread misses the server's
+# deadline): they are the full tier's, each run apart from the rest.
+phase "quick tier" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build
+[[ $full == 1 ]] || exit 0
+export SOUNDSTAGE_TIER=full
+# The starved stream alone on the machine (its recorded silence is compared with the reported
+# one to 5 ms, or one mixer update more); then the device lost a hundred times (a test that
+# waits on a child in real time, starved for seconds beside the rest); then the ten-minute
+# playlist beside the game's tests, and the voices that live ten minutes.
+phase "starved stream" swift test --skip-build --filter UnderrunTests
+phase "device lost 100 times" swift test --skip-build --filter FaultInjectionDeviceLossTests
+phase "ten-minute playlist, the game, long voices" swift test --skip-build --filter "PlaylistServerTests|DrumDubGameTests|VoicePhaseTests/longLives"
+phase "soak (5 minutes offline)" env SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
+phase documentation scripts/docs.sh
+phase "fuzzing (60 s a target)" scripts/fuzz.sh all 60
