@@ -4,7 +4,9 @@
 #
 #   scripts/fuzz.sh TARGET [seconds]   one target (default 600 s)
 #   scripts/fuzz.sh all [seconds]      every target, as many at once as there are cores
-#                                      (scripts/test.sh --full runs this for 60 s each)
+#                                      (scripts/test.sh --full runs this for 30 s each)
+#   scripts/fuzz.sh build              only build the fuzzer (scripts/test.sh --full builds it
+#                                      beside the ten-minute playlist, at low priority)
 #
 # Targets: wav aiff caf ogg opus flac mp3 (the decoders), scene (the JSON scene parser, small
 # scenes rendered), api (random sequences of public API calls on an offline engine). Every
@@ -69,6 +71,7 @@ run() {
 }
 
 build
+[[ $target == build ]] && exit 0
 if [[ $target == all ]]; then
     jobs=$(nproc)
     failed=()

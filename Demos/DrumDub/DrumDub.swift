@@ -36,7 +36,7 @@ struct DrumDub {
         } catch let error as CursesTerminal.UnknownTerminal {
             fail("\(error)", status: 4)
         } catch let error as SoundStageError where error.code == .noOutputDevice {
-            fail("\(error)\nno output device here: render instead, e.g. drumdub --script assets/grooves/demo.txt", status: 3)
+            fail("no output device here (no sound server or sound card answered); render the game instead: drumdub --script assets/grooves/demo.txt --render drumdub.wav", status: 3)
         } catch {
             fail("\(error)", status: 1)
         }

@@ -13,7 +13,7 @@ enum Interactive {
         let assets = try Assets.find(options.assets)
         // Sound that is the point of the app: calls interrupt it, a lost output pauses it.
         try AudioSession.shared.setCategory(.playback)
-        let engine = try AudioEngine(attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off))
+        let engine = try QuietOpen.run { try AudioEngine(attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off)) }
         defer { engine.shutdown() }
         let inbox = Inbox()
         inbox.listen(to: engine)

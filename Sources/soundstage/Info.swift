@@ -50,7 +50,7 @@ struct Info: ParsableCommand {
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode a sound file (WAV, AIFF/AIFC, CAF, Ogg Vorbis or Opus, FLAC or MP3) to a WAV file.")
+        abstract: "Decode a sound file (WAV, AIFF/AIFC, CAF, Ogg Vorbis or Opus, FLAC or MP3) to a WAV, CAF or Ogg Vorbis file, by the output's extension.")
 
     @Argument(help: "The file to read.")
     var input: String
@@ -58,7 +58,7 @@ struct Convert: ParsableCommand {
     @OptionGroup var wav: WAVOutput
 
     func run() throws {
-        let sampleFormat = wav.sampleFormat
+        wav.checkName()
         do {
             let sound = try SoundFile.decode(contentsOf: URL(fileURLWithPath: input))
             guard let layout = ChannelLayout.outputLayouts.first(where: { $0.channelCount == sound.channels.channelCount }) else {
@@ -68,7 +68,7 @@ struct Convert: ParsableCommand {
             let audio = RenderedAudio(format: RenderFormat(sampleRate: sound.sampleRate, channels: layout, sampleType: .float32),
                                       samples: samples)
             wav.write(audio)
-            print("\(wav.output): \(sound.frameCount) frames, \(sound.sampleRate) Hz, \(sound.channels.channelCount) channels, \(sampleFormat.rawValue)")
+            print("\(wav.output): \(sound.frameCount) frames, \(sound.sampleRate) Hz, \(sound.channels.channelCount) channels, \(wav.written)")
             if let damage = sound.damage {
                 FileHandle.standardError.write(Data("soundstage: warning: \(input) did not decode whole: \(damage)\n".utf8))
             }

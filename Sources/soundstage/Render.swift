@@ -4,7 +4,7 @@ import SoundStage
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render a JSON scene offline to a WAV file (and a picture), faster than real time.",
+        abstract: "Render a JSON scene offline to a WAV, CAF or Ogg Vorbis file (and a picture), faster than real time.",
         discussion: "The scene format is described in docs/scene-format.md; examples are in assets/scenes.")
 
     @Argument(help: "The scene file (JSON).")
@@ -16,7 +16,7 @@ struct Render: ParsableCommand {
     var plot: String?
 
     func run() throws {
-        _ = wav.sampleFormat   // a bad --format fails before the render, not after
+        wav.checkName()   // a bad name or --format fails before the render, not after
         let description: SceneDescription
         do { description = try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene)) } catch {
             fail("\(error)")

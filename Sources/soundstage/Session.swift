@@ -43,6 +43,11 @@ struct Session: ParsableCommand {
         guard let category = AudioSession.Category(rawValue: category) else {
             fail("unknown category '\(category)'; use one of \(AudioSession.Category.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        // The sound checked before a device opens.
+        if let tone, !(tone.isFinite && tone > 0 && tone < 20_000) { fail("--tone takes 1...20000 Hz, got \(tone)") }
+        if let file {
+            do { _ = try SoundFile.decoder(contentsOf: URL(fileURLWithPath: file)) } catch { fail("\(error)") }
+        }
         // Ctrl-C (or SIGTERM) shuts the engine down and ends, rather than killing the process.
         let stop = Stopper()
         for signal in [SIGINT, SIGTERM] { stop.watch(signal) }
@@ -62,8 +67,17 @@ struct Session: ParsableCommand {
         }
         // Subscribed before the engine is made, which starts the session's watchers.
         printEvents(session.events(), as: "session", with: say)
-        let engine: AudioEngine
+        var engine: AudioEngine?
         do { engine = try AudioEngine() } catch { fail("\(error)") }
+        let failure = watch(engine!, session: session, stop: stop, say: say)
+        // Its player and voice are gone with watch(_:session:stop:say:): the device closes now.
+        close(&engine)
+        if let failure { fail(failure) }
+    }
+
+    /// Plays the sound asked for on `engine` while the events are printed, until Ctrl-C or
+    /// --seconds; returns why it could not play, if it could not.
+    private func watch(_ engine: AudioEngine, session: AudioSession, stop: Stopper, say: @escaping @Sendable (String) -> Void) -> String? {
         say("engine on \(engine.device.name) (\(engine.context.frequency) Hz); session \(session.category), \(session.isActive ? "active" : "inactive")")
         printEvents(engine.events(), as: "engine", with: say)
         engine.fallsBackToSilentOutput = silentFallback
@@ -72,7 +86,6 @@ struct Session: ParsableCommand {
         do {
             var sound: Sound?
             if let tone {
-                guard tone.isFinite, tone > 0, tone < 20_000 else { fail("--tone takes 1...20000 Hz, got \(tone)") }
                 sound = try Sound(engine: engine, waveform: .sine, frequency: Float(tone), duration: 1)
             } else if let file {
                 let url = URL(fileURLWithPath: file)
@@ -92,7 +105,7 @@ struct Session: ParsableCommand {
                 say("playing \(player.sound.label) as \(effect ? "an effect" : "music")")
             }
         } catch {
-            fail("\(error)")
+            return "\(error)"
         }
         let end = seconds.map { ContinuousClock.now + .seconds($0) }
         var nextStatus = ContinuousClock.now
@@ -109,7 +122,7 @@ struct Session: ParsableCommand {
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        engine.shutdown()
+        return nil
     }
 
     /// Prints each event of `events` as it comes, `source: event`, until the stream ends.

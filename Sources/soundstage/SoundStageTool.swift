@@ -17,6 +17,22 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
+/// Writes a warning line on standard error.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("soundstage: warning: \(message)\n".utf8))
+}
+
+/// Shuts `engine` down and lets it go, waiting (a second at most) until it has gone, so its
+/// device is closed before the process ends (its service thread may hold it for a tick).
+/// Whatever else holds the engine's objects (a player, a sound) must be let go first.
+func close(_ engine: inout AudioEngine?) {
+    weak let released = engine
+    engine?.shutdown()
+    engine = nil
+    let deadline = ContinuousClock.now + .seconds(1)
+    while released != nil, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+}
+
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List output and capture devices, the defaults, HRTF sets and extensions.")

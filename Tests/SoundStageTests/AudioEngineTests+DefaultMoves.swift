@@ -64,17 +64,26 @@ struct AudioEngineDefaultMoveTests {
         child.stop()
         recorders.forEach { $0.stop() }
 
-        // Every stretch either sink heard, dated by when its recording's blocks came.
+        // Every stretch either sink heard, dated by when its recording's blocks came; a break
+        // in one sink's stretch that goes on where it stopped (an underrun on a loaded
+        // machine) is no move: the two are one.
         var heard: [(stretch: SequenceLocator.Stretch, from: ContinuousClock.Instant, to: ContinuousClock.Instant)] = []
         for recorder in recorders {
+            var own: [(stretch: SequenceLocator.Stretch, from: ContinuousClock.Instant, to: ContinuousClock.Instant)] = []
             let samples = recorder.samples, arrivals = recorder.arrivals
             func instant(_ frame: Int) -> ContinuousClock.Instant {
                 let block = arrivals.first { $0.end / 4 > frame } ?? arrivals.last!
                 return block.at - .seconds(Double(block.end / 4 - frame) / Double(rate))
             }
             for stretch in locator.stretches(in: samples) {
-                heard.append((stretch, instant(stretch.start), instant(stretch.end)))
+                if let last = own.last, SequenceLocator.distance(from: last.stretch.endPosition, to: stretch.position) == 0 {
+                    own[own.count - 1].stretch.end += stretch.end - stretch.start
+                    own[own.count - 1].to = instant(stretch.end)
+                } else {
+                    own.append((stretch, instant(stretch.start), instant(stretch.end)))
+                }
             }
+            heard += own
         }
         heard.sort { $0.from < $1.from }
         try #require(heard.count == moves + 1, "\(moves + 1) stretches of the sound, one per sink in turn: \(heard.map(\.stretch))")

@@ -18,6 +18,7 @@ public struct DecodeDamage: Sendable, Hashable, CustomStringConvertible {
             case cutShort
         }
 
+        /// What happened there: data skipped, or the end of decoding.
         public var kind: Kind
         /// The frame of the decoded sound where it is.
         public var frame: Int

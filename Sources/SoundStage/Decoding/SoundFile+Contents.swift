@@ -25,6 +25,7 @@ extension SoundFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw failure(errno) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw directory(url, operation) }
         // What is not a regular file (a pipe, a device) has no size to read up to.
         guard (info.st_mode & S_IFMT) == S_IFREG else { return try contents(of: url, operation: operation) }
         let size = Int(info.st_size)
@@ -53,8 +54,18 @@ extension SoundFile {
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` naming the file and the reason.
     static func contents(of url: URL, operation: String) throws -> Data {
-        do { return try Data(contentsOf: url) } catch {
-            throw SoundStageError(.fileAccess, operation: operation, object: url.path, reason: "cannot read the file (\(error.localizedDescription))")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw directory(url, operation)
         }
+        do { return try Data(contentsOf: url) } catch {
+            let reason = FileManager.default.fileExists(atPath: url.path) ? error.localizedDescription : "no such file"
+            throw SoundStageError(.fileAccess, operation: operation, object: url.path, reason: "cannot read the file (\(reason))")
+        }
+    }
+
+    /// The error for a directory where a sound file was asked for.
+    private static func directory(_ url: URL, _ operation: String) -> SoundStageError {
+        SoundStageError(.fileAccess, operation: operation, object: url.path, reason: "it is a directory, not a sound file")
     }
 }

@@ -199,8 +199,13 @@ extension SceneDescription {
     ///   JSON, unknown keys, wrong types, out-of-range values and missing sound files.
     public static func load(contentsOf url: URL) throws -> SceneDescription {
         let data: Data
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw SceneError(file: url.path, path: "$", problem: "cannot read the scene: no such file")
+        }
+        guard !isDirectory.boolValue else { throw SceneError(file: url.path, path: "$", problem: "cannot read the scene: it is a directory") }
         do { data = try Data(contentsOf: url) } catch {
-            throw SceneError(file: url.path, path: "$", problem: "cannot read the file (\(error.localizedDescription))")
+            throw SceneError(file: url.path, path: "$", problem: "cannot read the scene (\(error.localizedDescription))")
         }
         var scene = try parse(data, file: url.path)
         scene.baseURL = url.deletingLastPathComponent()

@@ -23,8 +23,12 @@ extension Player {
             if !isOffline && hasSourceLatency {
                 // On a real device the mixer runs ahead of the ear by the output latency: the
                 // source stops that long before its last sample is heard, so the end is
-                // reported when it is heard.
-                let heardAt = s.finishAt ?? now + latency
+                // reported when it is heard. A stream a few hundred milliseconds old has no
+                // latency reading yet (PulseAudio gives none, OpenAL Soft reads about 1 ms):
+                // then at least OpenAL Soft's queue of three mixer updates, so a short sound
+                // is not reported (and a tool not ended) before it has been heard.
+                let queue = source.context.refresh > 0 ? 3 / Double(source.context.refresh) : 0
+                let heardAt = s.finishAt ?? now + max(latency, queue)
                 s.finishAt = heardAt
                 if now < heardAt { return }
             }
