@@ -58,6 +58,37 @@ struct PlaylistDamageTests {
         #expect(heard.playlist == Self.balanced, "\(heard.playlist)")
     }
 
+    @Test("an item nothing of which decodes, its playlist repeating: the other items play round, nothing spins; a looping stream of it ends")
+    func nothingDecodes() throws {
+        let folder = try TemporaryFolder()
+        let flac = try DamagedFiles.encode(try DamagedFiles.tone(folder, "tone.wav", seconds: 1), to: "flac")
+        // The header whole, everything after it garbage.
+        let bad = try DamagedFiles.garbled(flac, offset: try DamagedFiles.flacAudioStart(flac), bytes: 1 << 20, as: "bad.flac")
+        let a = folder.file("a.wav")
+        try SequenceLocator().wav(rate: Self.rate, frames: 0..<24_000).write(to: a)
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let sounds = try [a, bad].map { try Sound(engine: engine, streamingContentsOf: $0) }
+        let playlist = try Playlist(engine: engine, items: sounds)
+        playlist.repeatMode = .all
+        try playlist.play()
+        let audio = try engine.render(frames: 2 * Self.rate).channel(0)
+        let runs = SequenceLocator().stretches(in: audio).filter { $0.position == 0 }
+        #expect(runs.count >= 3, "item a plays round and round: \(runs)")
+        let looping = engine.makePlayer(sounds[1])
+        looping.numberOfLoops = -1
+        let log = EventLog()
+        looping.delegate = log
+        do {
+            try looping.play()
+            _ = try engine.render(frames: Self.rate / 2)
+            #expect(!looping.isPlaying && log.events.contains { $0.hasPrefix("finished") }, "\(log.events)")
+        } catch let error as SoundStageError {
+            // Nothing to play at all: refused at once, naming the file.
+            #expect(error.code == .decodingFailed && "\(error)".contains("bad.flac"), "\(error)")
+        }
+    }
+
     @Test("an Ogg Vorbis item with 2 kB of garbage in the middle: the gap skipped, every frame after it, then the next item")
     func garbledVorbis() throws {
         let folder = try TemporaryFolder()

@@ -63,8 +63,9 @@ struct SoundStageToolFirstHourTests {
             while child.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             #expect(child.ending == "exit 0", "\(child.ending): \(child.lines)")
             let heard = try await rig.heard(after: 0.5)
-            let whole = heard.first { $0.position == 0 }
-            #expect(whole.map { $0.end - $0.start } == frames, "every one of the \(frames) frames heard, in one run: \(heard)")
+            // In one run, a break of silence (an underrun on a loaded machine) aside.
+            let runs = SequenceLocator.runs(heard)
+            #expect(runs.count == 1 && runs.first?.position == 0 && runs.first?.frames == frames, "every one of the \(frames) frames heard, in order: \(runs)")
         }
     }
 

@@ -43,8 +43,10 @@ extension AudioDecoder {
     /// The length in seconds.
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
 
-    func seekError(_ frame: Int, _ reason: String) -> SoundStageError {
-        SoundFile.failure(.invalidArgument, "decoder.seek(toFrame: \(frame))", object: "\(container.rawValue) decoder", reason)
+    /// A seek refused: `invalidArgument` for a frame outside the sound, `decodingFailed` when
+    /// the frame is inside but the codec library cannot reach it (damaged data).
+    func seekError(_ frame: Int, _ reason: String, code: SoundStageError.Code = .invalidArgument) -> SoundStageError {
+        SoundFile.failure(code, "decoder.seek(toFrame: \(frame))", object: "\(container.rawValue) decoder", reason)
     }
 }
 

@@ -130,7 +130,7 @@ final class FLACDecoder: NamedDecoder {
             guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
                 let reason = stream.error ?? "libFLAC could not seek"
                 _ = FLAC__stream_decoder_flush(decoder)
-                throw seekError(frame, "\(reason) in \(name)")
+                throw seekError(frame, "\(reason) in \(name)", code: .decodingFailed)
             }
         }
         position = frame

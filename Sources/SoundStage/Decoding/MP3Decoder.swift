@@ -140,7 +140,7 @@ final class MP3Decoder: NamedDecoder {
     func seek(toFrame frame: Int) throws {
         guard (0...frameCount).contains(frame) else { throw seekError(frame, "\(name) has \(frameCount) frames") }
         let result = mpg123_seek(handle, off_t(frame), SEEK_SET)
-        guard result >= 0 else { throw seekError(frame, "libmpg123 could not seek in \(name) (error \(result))") }
+        guard result >= 0 else { throw seekError(frame, "libmpg123 could not seek in \(name) (error \(result))", code: .decodingFailed) }
         position = frame
     }
 }

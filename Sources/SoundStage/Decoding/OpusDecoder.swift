@@ -149,7 +149,7 @@ final class OpusDecoder: NamedDecoder {
         guard (0...frameCount).contains(frame) else { throw seekError(frame, "\(name) has \(frameCount) frames") }
         let start = max(0, frame - Self.seekRunUp)
         let result = op_pcm_seek(file, ogg_int64_t(start))
-        guard result == 0 else { throw seekError(frame, "libopusfile could not seek in \(name) (error \(result))") }
+        guard result == 0 else { throw seekError(frame, "libopusfile could not seek in \(name) (error \(result))", code: .decodingFailed) }
         position = start
         if frame > start { _ = try read(maxFrames: frame - start) }
         position = frame

@@ -174,7 +174,7 @@ final class VorbisDecoder: NamedDecoder {
     func seek(toFrame frame: Int) throws {
         guard (0...frameCount).contains(frame) else { throw seekError(frame, "\(name) has \(frameCount) frames") }
         let result = ov_pcm_seek(file, ogg_int64_t(frame))
-        guard result == 0 else { throw seekError(frame, "libvorbisfile could not seek in \(name) (error \(result))") }
+        guard result == 0 else { throw seekError(frame, "libvorbisfile could not seek in \(name) (error \(result))", code: .decodingFailed) }
         position = frame
     }
 }

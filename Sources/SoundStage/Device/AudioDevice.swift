@@ -205,24 +205,20 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     /// The device's clock in nanoseconds: how much audio it has mixed since it opened
     /// (`ALC_DEVICE_CLOCK_SOFT`), so it reads the time at which the next mix begins; nil
     /// without `ALC_SOFT_device_clock`.
-    public var clockNanoseconds: Int64? {
-        guard isExtensionPresent("ALC_SOFT_device_clock") else { return nil }
-        return OpenAL.withDevice { _ in
-            var value: ALCint64SOFT = 0
-            alcGetInteger64vSOFT(handle.raw, ALC_DEVICE_CLOCK_SOFT, 1, &value)
-            return value
-        }
-    }
+    public var clockNanoseconds: Int64? { deviceClockValue(ALC_DEVICE_CLOCK_SOFT) }
 
     /// How far the device's output runs behind its mixer, in nanoseconds: what it has mixed
     /// and not yet played, the sound server's buffer included (`ALC_DEVICE_LATENCY_SOFT`);
     /// nil without `ALC_SOFT_device_clock`. PulseAudio reports none for a stream's first few
     /// hundred milliseconds (OpenAL Soft then reads about 1 ms).
-    public var latencyNanoseconds: Int64? {
+    public var latencyNanoseconds: Int64? { deviceClockValue(ALC_DEVICE_LATENCY_SOFT) }
+
+    /// One 64-bit value of `ALC_SOFT_device_clock`; nil without the extension.
+    private func deviceClockValue(_ param: Int32) -> Int64? {
         guard isExtensionPresent("ALC_SOFT_device_clock") else { return nil }
         return OpenAL.withDevice { _ in
             var value: ALCint64SOFT = 0
-            alcGetInteger64vSOFT(handle.raw, ALC_DEVICE_LATENCY_SOFT, 1, &value)
+            alcGetInteger64vSOFT(handle.raw, param, 1, &value)
             return value
         }
     }

@@ -33,15 +33,28 @@ enum DamagedFiles {
     }
 
     /// A copy of `file` named `name` with `count` bytes of seeded garbage written over it
-    /// from `fraction` of the way in.
-    static func garbled(_ file: URL, at fraction: Double, bytes count: Int, as name: String) throws -> URL {
+    /// from `fraction` of the way in (or from byte `offset`).
+    static func garbled(_ file: URL, at fraction: Double = 0, offset: Int? = nil, bytes count: Int, as name: String) throws -> URL {
         var data = try Data(contentsOf: file)
         var generator = SeededGenerator(seed: 7)
-        let start = Int(Double(data.count) * fraction)
+        let start = offset ?? Int(Double(data.count) * fraction)
         for i in start..<min(data.count, start + count) { data[i] = UInt8.random(in: 0...255, using: &generator) }
         let out = file.deletingLastPathComponent().appendingPathComponent(name)
         try data.write(to: out)
         return out
+    }
+
+    /// Where a FLAC file's first audio frame begins: after "fLaC" and its metadata blocks.
+    static func flacAudioStart(_ file: URL) throws -> Int {
+        let data = [UInt8](try Data(contentsOf: file))
+        var offset = 4
+        while offset + 4 <= data.count {
+            let last = data[offset] & 0x80 != 0
+            let length = Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
+            offset += 4 + length
+            if last { break }
+        }
+        return offset
     }
 
     /// A 48 kHz mono WAV of `seconds` of a 440 Hz sine, or of pink noise (which an encoder

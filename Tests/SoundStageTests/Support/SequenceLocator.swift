@@ -90,6 +90,21 @@ struct SequenceLocator {
         return true
     }
 
+    /// The signal as it was heard, stretches that go on where the one before stopped taken
+    /// as one (a recording broken by silence, an underrun, in the middle of what played):
+    /// each run's first signal frame and how many frames it holds.
+    static func runs(_ stretches: [Stretch]) -> [(position: Int, frames: Int)] {
+        var runs: [(position: Int, frames: Int)] = []
+        for s in stretches {
+            if let last = runs.last, distance(from: last.position + last.frames, to: s.position) == 0 {
+                runs[runs.count - 1].frames += s.end - s.start
+            } else {
+                runs.append((s.position, s.end - s.start))
+            }
+        }
+        return runs
+    }
+
     /// `b - a` in frames of the signal, the shorter way round its loop.
     static func distance(from a: Int, to b: Int) -> Int {
         var d = (b - a) % period

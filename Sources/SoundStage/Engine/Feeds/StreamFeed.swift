@@ -35,6 +35,9 @@ final class StreamFeed: PlaybackFeed {
     private var failureReported = false
     /// The feed went back to frame 0 for its next play: the next segment begins a play.
     private var loopedBack = false
+    /// Frames decoded since the feed last went back to frame 0: a play that gives none (a
+    /// file nothing of which decodes any more) ends the loops rather than going round for ever.
+    private var framesThisPlay = 0
     /// The decoder's damage spans looked at so far, and the errors for those passed over
     /// (damaged data skipped, an item of a playlist cut short) not yet handed on: each is
     /// reported once, as the stream reaches it, and the stream plays on.
@@ -80,6 +83,7 @@ final class StreamFeed: PlaybackFeed {
         try source.set(.isLooping, to: false)
         let start = min(frame, decoder.frameCount)
         let lead = min(start, Self.leadFrames)
+        framesThisPlay = start   // joined mid-way: this play has given frames
         try decoder.seek(toFrame: start - lead)
         try fill(source)
         if chunks.isEmpty, let failure { throw failure }
@@ -150,16 +154,18 @@ final class StreamFeed: PlaybackFeed {
                             shortEndReported = true
                             damageToReport.append(Sound.failure(.decodingFailed, "stream", object: label, cut.description))
                         }
-                        if loopsLeft != 0, decoder.frameCount > 0 {
+                        if loopsLeft != 0, decoder.frameCount > 0, framesThisPlay > 0 {
                             if loopsLeft > 0 { loopsLeft -= 1 }
                             try decoder.seek(toFrame: 0)
                             loopedBack = true
+                            framesThisPlay = 0
                             continue
                         }
                         ended = true
                         break
                     }
                     bytes += part
+                    framesThisPlay += part.count / frameBytes
                     segments.append((start, part.count / frameBytes, loopedBack))
                     loopedBack = false
                     frames += part.count / frameBytes
@@ -193,6 +199,7 @@ final class StreamFeed: PlaybackFeed {
         failure = nil
         failureReported = false
         loopedBack = false
+        framesThisPlay = frame
         do { try decoder.seek(toFrame: frame) } catch let error as SoundStageError { failure = error } catch {
             failure = Sound.failure(.decodingFailed, "stream", object: label, "\(error)")
         }

@@ -34,7 +34,10 @@ final class PlaylistDecoder: AudioDecoder {
     /// decoded, or whose data ends early, is damage of the playlist's, not its end: what
     /// decoded of it plays, the damage is noted (``damage``), and the next item follows.
     func read(maxFrames: Int) throws -> [UInt8] {
-        while maxFrames > 0, position < plan.items[current].end {
+        // Every item passed over without a frame: none will give one (a repeat of a damaged
+        // item would go round for ever).
+        var emptyItems = 0
+        while maxFrames > 0, position < plan.items[current].end, emptyItems <= plan.items.count {
             let entry = plan.items[current]
             var bytes: [UInt8] = []
             do {
@@ -62,6 +65,7 @@ final class PlaylistDecoder: AudioDecoder {
                                                     reason: "item \(current) (\(entry.sound.label)) ends at its frame \(position - entry.start) of \(entry.frames)"))
                 }
                 position = entry.end
+                emptyItems += 1
                 if !advance() { return [] }
                 continue
             }
