@@ -88,7 +88,10 @@ struct RecorderSessionTests {
         try recorder.switchDevice(named: second.monitor)
         #expect(recorder.deviceName == second.monitor)
         try recorder.record()
-        Thread.sleep(forTimeInterval: 1)
+        // Until the new device has delivered 0.6 s (its stream starts a while after it
+        // opens, longer on a loaded machine), 10 s at most.
+        let deadline = Date() + 10
+        while recorder.framesRecorded < before.frameCount + 28_800, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         recorder.stop()
         #expect(log.finishes == [true])
         let samples = try SoundFile.decode(contentsOf: recorder.url).floatSamples()

@@ -55,8 +55,8 @@ struct VoiceLifecycleTests {
         _ = try engine.render(frames: 480)
         high.pause()
         _ = try engine.render(frames: 480)
-        let newer = try? engine.play(tone, priority: 10, loops: -1)
-        #expect(high.isValid, "high (255, paused): \(high.status); low (10): \(low.status); new (10): \(String(describing: newer?.status))")
+        let newer = try engine.play(tone, priority: 10, loops: -1)
+        #expect(high.isValid, "high (255, paused): \(high.status); low (10): \(low.status); new (10): \(newer.status)")
     }
 
     @Test("an instance limit never steals a voice for one of lower priority")
@@ -66,8 +66,9 @@ struct VoiceLifecycleTests {
         let click = try EngineRig.clicks(engine, frames: 4_800, at: [0])
         try engine.setVoiceRules(VoiceRules(maxInstances: 1, whenFull: .stealOldest), for: click)
         let high = try engine.play(click, priority: 255, loops: -1)
-        let low = try? engine.play(click, priority: 0, loops: -1)
-        #expect(high.isValid, "priority 255: \(high.status); priority 0: \(String(describing: low?.status))")
+        let low = try engine.play(click, priority: 0, loops: -1)
+        #expect(high.isValid, "priority 255: \(high.status); priority 0: \(low.status)")
+        #expect(low.refusal == .instanceLimit, "\(low)")
     }
 
     @Test("a paused bus fades its voices out over the next mix at once (not a tick later), and the counts stay right")

@@ -2,8 +2,8 @@ extension AudioEngine {
     /// Plays `sound` on a voice from the engine's pool, fire and forget or kept to control.
     ///
     /// ```swift
-    /// engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
-    ///                                 variation: Variation(pitch: 0.95...1.05)), for: footstep)
+    /// try engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
+    ///                                     variation: Variation(pitch: 0.95...1.05)), for: footstep)
     /// try engine.play(footstep, at: [2, 0, -3])                    // fire and forget
     /// let engineHum = try engine.play(hum, at: car, loops: -1)     // kept to move it
     /// engineHum.position = car
@@ -11,7 +11,9 @@ extension AudioEngine {
     ///
     /// Any number of voices may play (up to ``VoiceConfiguration/maxVoices``); the most
     /// important and audible hold the pool's OpenAL sources, the rest are virtual and keep
-    /// time (see ``Voice``).
+    /// time (see ``Voice``). A play the sound's rules, its options or a full pool refuse is
+    /// not an error: the voice returned has ended as ``VoiceEnd/refused``, its
+    /// ``Voice/refusal`` says why, and ``VoiceCounts/refused`` counts it.
     ///
     /// - Parameters:
     ///   - sound: what plays: loaded or streamed, of this engine's device.
@@ -25,9 +27,9 @@ extension AudioEngine {
     ///   - bus: the bus it plays through; the effects bus by default.
     ///   - options: pinning, what a virtual voice does, distances, a cone, relative
     ///     placement and variation (``VoiceOptions``).
-    /// - Throws: ``SoundStageError/Code-swift.struct/voiceRefused`` when the sound's rules or a
-    ///   full pool refuse the play (the reason says which; a refused play steals nothing),
-    ///   ``SoundStageError/Code-swift.struct/invalidState`` during an interruption (as
+    /// - Returns: the voice; a refused one (``Voice/refusal``) when the rules say no, having
+    ///   stolen nothing.
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` during an interruption (as
     ///   ``Player/play()``),
     ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a value out of range or a bus
     ///   of another engine.
@@ -44,7 +46,7 @@ extension AudioEngine {
                 throw failure(.invalidState, member, "the audio is interrupted; voices and players play again when the interruption ends")
             }
             let (voice, ducking) = try voices.play(held, sound, request, context: context, nowFrame: mixerFrame(held),
-                                                   nowSeconds: currentTime, member: member)
+                                                   nowSeconds: currentTime)
             if ducking { busesChanged(held) }
             return voice
         }

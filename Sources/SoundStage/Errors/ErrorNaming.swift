@@ -11,6 +11,9 @@
 protocol ErrorNaming {
     /// How messages name this object, e.g. `source 5 in context 2`.
     var errorObject: String { get }
+    /// The public type whose operations the messages name: the type itself by default; an
+    /// internal type names the public one it works for (the voice pool, `AudioEngine`).
+    static var errorTypeName: String { get }
 }
 
 extension ErrorNaming {
@@ -33,5 +36,7 @@ extension ErrorNaming {
     }
 
     /// `Type.member`, e.g. `AudioSource.set(gain)`.
-    static func operationName(_ member: String) -> String { "\(Self.self).\(member)" }
+    static func operationName(_ member: String) -> String { "\(errorTypeName).\(member)" }
+
+    static var errorTypeName: String { "\(Self.self)" }
 }

@@ -53,7 +53,9 @@ extension SoundStageError {
         /// A file could not be opened, read or written.
         public static let fileAccess = Code(rawValue: 0x550B)
         /// A voice was not started: its sound's rules (instance limit, retrigger interval) or
-        /// a full pool refused it; ``SoundStageError/reason`` says which.
+        /// a full pool refused it; ``SoundStageError/reason`` says which. `AudioEngine.play`
+        /// no longer throws it: a refused play returns a ``Voice`` whose ``Voice/refusal``
+        /// says why.
         public static let voiceRefused = Code(rawValue: 0x550C)
         /// The voice has ended (finished, stopped, stolen or culled); the reason says which.
         public static let voiceEnded = Code(rawValue: 0x550D)

@@ -146,18 +146,16 @@ public struct SceneRenderer: Sendable {
             ? VoiceCone(direction: d.direction, innerAngle: d.coneInner, outerAngle: d.coneOuter, outerGain: d.coneOuterGain) : nil
         let options = VoiceOptions(isPinned: d.pinned, whenVirtual: d.whenVirtual, referenceDistance: d.referenceDistance,
                                    maxDistance: d.maxDistance, rolloffFactor: d.rolloff, cone: cone, isRelative: d.relative)
-        do {
-            // A gain above 1 boosts before distance attenuation, as an OpenAL source's does.
-            let voice = try engine.play(sound, at: d.path?.position(at: d.start) ?? d.position, volume: Voice.volumeRange.clamping(d.gain),
-                                        pitch: Voice.pitchRange.clamping(d.pitch), priority: d.priority, loops: d.loops,
-                                        bus: engine.bus(named: d.bus), options: options)
-            if d.velocity != .zero { try voice.setVelocity(d.velocity) }
-            if d.occlusion > 0 || d.obstruction > 0 { try voice.setOcclusion(d.occlusion, obstruction: d.obstruction) }
-            if d.sendLevel < 1 { try voice.setSendLevel(d.sendLevel) }
-            return voice
-        } catch let error as SoundStageError where error.code == .voiceRefused {
-            return nil   // the pool's rules said no, as they would in a game: counted as refused
-        }
+        // A gain above 1 boosts before distance attenuation, as an OpenAL source's does.
+        let voice = try engine.play(sound, at: d.path?.position(at: d.start) ?? d.position, volume: Voice.volumeRange.clamping(d.gain),
+                                    pitch: Voice.pitchRange.clamping(d.pitch), priority: d.priority, loops: d.loops,
+                                    bus: engine.bus(named: d.bus), options: options)
+        // The pool's rules said no, as they would in a game: counted as refused.
+        guard voice.refusal == nil else { return nil }
+        if d.velocity != .zero { try voice.setVelocity(d.velocity) }
+        if d.occlusion > 0 || d.obstruction > 0 { try voice.setOcclusion(d.occlusion, obstruction: d.obstruction) }
+        if d.sendLevel < 1 { try voice.setSendLevel(d.sendLevel) }
+        return voice
     }
 
     /// The buffer of a sound the scene names first at `place`; a file that cannot be loaded

@@ -9,10 +9,10 @@ extension Bus {
     ///   outside 0...1, ``SoundStageError/Code-swift.struct/invalidState`` once the engine is gone.
     public func setEffect(_ settings: EffectSettings?, level: Float = 1) throws {
         guard level.isFinite, (0...1).contains(level) else {
-            throw pool.failure(.invalidArgument, "setEffect(_:level: \(level))", "\(self): the level must be in 0...1")
+            throw pool.failure(.invalidArgument, of: "Bus", "setEffect(_:level: \(level))", "\(self): the level must be in 0...1")
         }
         guard let engine = pool.state.withLockedValue({ $0.engine }) else {
-            throw pool.failure(.invalidState, "setEffect(_:level:)", "\(self): its engine is gone")
+            throw pool.failure(.invalidState, of: "Bus", "setEffect(_:level:)", "\(self): its engine is gone")
         }
         try pool.setEffect(self, settings, level: level, context: engine.context)
     }

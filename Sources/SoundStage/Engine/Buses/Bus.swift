@@ -49,7 +49,7 @@ public struct Bus: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` outside 0...1.
     public func setVolume(_ volume: Float) throws {
         guard volume.isFinite, Self.volumeRange.contains(volume) else {
-            throw pool.failure(.invalidArgument, "setVolume(\(volume))", "\(self): the volume must be in \(Self.volumeRange)")
+            throw pool.failure(.invalidArgument, of: "Bus", "setVolume(\(volume))", "\(self): the volume must be in \(Self.volumeRange)")
         }
         pool.changeBus(self) {
             $0.volume = volume
@@ -82,7 +82,7 @@ public struct Bus: Sendable, Hashable, CustomStringConvertible {
     ///   0...1 or a negative or non-finite duration.
     public func fade(to target: Float, duration: Double, curve: FadeCurve = .linear) throws {
         guard target.isFinite, Self.volumeRange.contains(target), duration.isFinite, duration >= 0 else {
-            throw pool.failure(.invalidArgument, "fade(to: \(target), duration: \(duration))",
+            throw pool.failure(.invalidArgument, of: "Bus", "fade(to: \(target), duration: \(duration))",
                                "\(self): the target must be in \(Self.volumeRange) and the duration finite and not negative")
         }
         pool.startFade(self, to: target, duration: duration, curve: curve)

@@ -8,10 +8,11 @@
 /// have reached. The handle is a slot index plus a generation: once the voice ends, the
 /// slot may serve another voice, and this handle never reaches it.
 ///
-/// Every operation on a voice that has ended (finished, stopped, stolen, culled) is
+/// Every operation on a voice that has ended (finished, stopped, stolen, culled, refused) is
 /// harmless: the property setters and ``stop()`` do nothing, ``isValid`` and ``status`` say
 /// why, and the throwing `set...` forms throw
-/// ``SoundStageError/Code-swift.struct/voiceEnded`` naming the reason.
+/// ``SoundStageError/Code-swift.struct/voiceEnded`` naming the reason. A play the rules
+/// refused returns a voice that has ended as ``VoiceEnd/refused``; ``refusal`` says why.
 public struct Voice: Sendable, Hashable, CustomStringConvertible {
     let pool: VoicePool
     /// The voice's slot in its engine's table.
@@ -25,6 +26,24 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         self.generation = generation
     }
 
+    /// The index of every refused play's handle: no slot has it.
+    static let refusedIndex = UInt32.max
+
+    /// A refused play of the sound at `soundEntry` of the pool: the reason in the low byte of
+    /// the generation, the entry above it (the handle stays 16 bytes).
+    init(pool: VoicePool, refused why: VoiceRefusal, soundEntry: Int) {
+        self.init(pool: pool, index: Self.refusedIndex, generation: UInt32(min(soundEntry, 0xFF_FFFF)) << 8 | UInt32(why.rawValue))
+    }
+
+    /// Why the play was refused (see ``VoiceRefusal``); nil for a play that was accepted,
+    /// whatever became of it since.
+    public var refusal: VoiceRefusal? {
+        index == Self.refusedIndex ? VoiceRefusal(rawValue: UInt8(generation & 0xFF)) : nil
+    }
+
+    /// The pool's entry of a refused play's sound.
+    var refusedSoundEntry: Int? { index == Self.refusedIndex ? Int(generation >> 8) : nil }
+
     public static func == (a: Voice, b: Voice) -> Bool {
         a.pool === b.pool && a.index == b.index && a.generation == b.generation
     }
@@ -35,9 +54,12 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(generation)
     }
 
-    /// For example `voice 12.3 (snare.wav)`.
+    /// For example `voice 12.3 (snare.wav)`, or `refused voice (snare.wav: played again
+    /// sooner than its rules' minimum interval)`.
     public var description: String {
-        "voice \(index).\(generation)\(pool.soundLabel(of: self).map { " (\($0))" } ?? "")"
+        let label = pool.soundLabel(of: self)
+        if let refusal { return "refused voice (\(label.map { "\($0): " } ?? "")\(refusal))" }
+        return "voice \(index).\(generation)\(label.map { " (\($0))" } ?? "")"
     }
 
     /// Whether the voice still plays (real or virtual) or is paused.
@@ -95,7 +117,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
     ///   velocity, ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
     public func setVelocity(_ velocity: SIMD3<Float>) throws {
         guard velocity.isFinite else {
-            throw pool.failure(.invalidArgument, "setVelocity(\(velocity))", "\(self): the velocity must be finite")
+            throw pool.failure(.invalidArgument, of: "Voice", "setVelocity(\(velocity))", "\(self): the velocity must be finite")
         }
         try pool.change(self, "setVelocity(_:)", writing: .velocity) { _, details in details.velocity = velocity }
     }
@@ -130,7 +152,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
     ///   position, ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
     public func setPosition(_ position: SIMD3<Float>?) throws {
         if let position, !position.isFinite {
-            throw pool.failure(.invalidArgument, "setPosition(\(position))", "\(self): the position must be finite")
+            throw pool.failure(.invalidArgument, of: "Voice", "setPosition(\(position))", "\(self): the position must be finite")
         }
         try pool.change(self, "setPosition(_:)", writing: .position) { slot, _ in
             slot.positioned = position != nil
@@ -144,7 +166,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
     ///   ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
     public func setVolume(_ volume: Float) throws {
         guard volume.isFinite, Self.volumeRange.contains(volume) else {
-            throw pool.failure(.invalidArgument, "setVolume(\(volume))", "\(self): the volume must be in \(Self.volumeRange)")
+            throw pool.failure(.invalidArgument, of: "Voice", "setVolume(\(volume))", "\(self): the volume must be in \(Self.volumeRange)")
         }
         try pool.change(self, "setVolume(_:)", writing: .gain) { slot, _ in slot.volume = volume }
     }
@@ -155,7 +177,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
     ///   ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
     public func setPitch(_ pitch: Float) throws {
         guard pitch.isFinite, Self.pitchRange.contains(pitch) else {
-            throw pool.failure(.invalidArgument, "setPitch(\(pitch))", "\(self): the pitch must be in \(Self.pitchRange)")
+            throw pool.failure(.invalidArgument, of: "Voice", "setPitch(\(pitch))", "\(self): the pitch must be in \(Self.pitchRange)")
         }
         try pool.change(self, "setPitch(_:)", writing: .pitch) { slot, _ in slot.pitch = pitch }
     }
@@ -180,7 +202,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
     ///   ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
     public func setOcclusion(_ occlusion: Float, obstruction: Float = 0) throws {
         guard Occlusion.range.contains(occlusion), Occlusion.range.contains(obstruction) else {
-            throw pool.failure(.invalidArgument, "setOcclusion(\(occlusion), obstruction: \(obstruction))", "\(self): each must be in 0...1")
+            throw pool.failure(.invalidArgument, of: "Voice", "setOcclusion(\(occlusion), obstruction: \(obstruction))", "\(self): each must be in 0...1")
         }
         let (c, b) = (Occlusion.quantized(occlusion), Occlusion.quantized(obstruction))
         try pool.change(self, "setOcclusion(_:obstruction:)", writing: .effects) { slot, details in
@@ -203,7 +225,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
     ///   ``SoundStageError/Code-swift.struct/voiceEnded`` once the voice has ended.
     public func setSendLevel(_ level: Float) throws {
         guard Occlusion.range.contains(level) else {
-            throw pool.failure(.invalidArgument, "setSendLevel(\(level))", "\(self): the send level must be in 0...1")
+            throw pool.failure(.invalidArgument, of: "Voice", "setSendLevel(\(level))", "\(self): the send level must be in 0...1")
         }
         try pool.change(self, "setSendLevel(_:)", writing: .effects) { _, details in details.sendLevel = Occlusion.quantized(level) }
     }
@@ -249,6 +271,9 @@ public enum VoiceEnd: String, Sendable, Hashable, CustomStringConvertible {
     case culled
     /// Its engine went away.
     case engineGone
+    /// It never played: its sound's rules, its options or a full pool refused the play
+    /// (``Voice/refusal`` says which).
+    case refused
     /// The slot has served two later voices since; why this one ended is forgotten.
     case unknown
 

@@ -15,18 +15,22 @@ struct VoiceRequest {
 extension VoicePool {
     /// Starts a voice: the sound's rules first (retrigger interval, instance limit), then a
     /// slot (stealing one when all are in use), then a source at once if the voice ranks
-    /// among the real ones. Returns the voice, and whether it set off ducking (the engine's
-    /// players then take their buses' new gains).
+    /// among the real ones. Returns the voice (a refused one when the rules, the options or a
+    /// full pool say no: counted, nothing stolen), and whether it set off ducking (the
+    /// engine's players then take their buses' new gains).
     func play(_ held: borrowing LockHeld, _ sound: Sound, _ request: VoiceRequest, context: AudioContext,
-              nowFrame: Int, nowSeconds: Double, member: String) throws -> (voice: Voice, ducking: Bool) {
+              nowFrame: Int, nowSeconds: Double) throws -> (voice: Voice, ducking: Bool) {
         try state.withLockedValue(held) { s in
             if !s.isConfigured { try configureByDefault(&s, context: context) }
             let entry = register(&s, sound)
             let rules = s.sounds[entry].rules
-            if let last = s.sounds[entry].lastStart, nowSeconds - last < rules.minimumInterval {
+            func refuse(_ why: VoiceRefusal) -> (voice: Voice, ducking: Bool) {
                 s.refused += 1
-                throw failure(.voiceRefused, member, "\(sound) was played \(Self.ms(nowSeconds - last)) ago; its rules ask for at least \(Self.ms(rules.minimumInterval)) between plays")
+                return (Voice(pool: self, refused: why, soundEntry: entry), false)
             }
+            // A nanosecond's slack: engine times are sums of frames, and 0.06 - 0.03 falls
+            // short of 0.03 in floating point (plays 30 ms apart were refused one in ten).
+            if let last = s.sounds[entry].lastStart, nowSeconds - last < rules.minimumInterval - 1e-9 { return refuse(.tooSoon) }
             var slot = VoiceSlot()
             let variation = request.options.variation ?? rules.variation
             slot.volume = Voice.volumeRange.clamping(request.volume * s.generator.value(in: variation.volume))
@@ -60,21 +64,16 @@ extension VoicePool {
             let waits = s.interrupted || bus.isPausedInTree
             let becomesReal = audible && !waits && !bus.isMutedInTree
                 && (s.reals.count < voiceCapacity(s) || weakest.map { $0.rank < slot.rank } ?? false)
-            if !becomesReal, slot.whenVirtual == .stop, !bus.isMutedInTree, !waits {
-                s.refused += 1
-                throw failure(.voiceRefused, member, "\(sound) would start virtual (quieter than the \(s.realLimit) real voices) and its options say stop when virtual")
-            }
+            if !becomesReal, slot.whenVirtual == .stop, !bus.isMutedInTree, !waits { return refuse(.wouldStartVirtual) }
             // Whom the play would steal, found before anyone is stolen: a refused play
             // takes nothing.
             var victims: [Int] = []
             if let limit = rules.maxInstances, s.sounds[entry].voices.count >= limit {
-                victims.append(try roomVictim(&s, entry: entry, limit: limit, policy: rules.whenFull, for: slot, member: member))
+                guard let victim = roomVictim(s, entry: entry, policy: rules.whenFull, for: slot) else { return refuse(.instanceLimit) }
+                victims.append(victim)
             }
             if s.live - victims.count >= s.configuration.maxVoices {
-                guard let victim = weakestVoice(s, except: victims), s.slots[victim].rank < slot.rank else {
-                    s.refused += 1
-                    throw failure(.voiceRefused, member, "all \(s.configuration.maxVoices) voices play, none less important or less audible than \(sound)")
-                }
+                guard let victim = weakestVoice(s, except: victims), s.slots[victim].rank < slot.rank else { return refuse(.poolFull) }
                 victims.append(victim)
             }
             for victim in victims { end(&s, victim, .stolen) }
@@ -125,25 +124,15 @@ extension VoicePool {
         return best
     }
 
-    /// The instance of a sound at its limit that makes room for `newcomer`, or a refusal: a
-    /// pinned voice, or one of higher priority than the newcomer, is never taken.
-    private func roomVictim(_ s: inout VoicePoolState, entry: Int, limit: Int, policy: InstancePolicy, for newcomer: VoiceSlot,
-                            member: String) throws -> Int {
-        let all = s.sounds[entry].voices.map(Int.init)
-        let voices = all.filter { !s.slots[$0].isPinned && s.slots[$0].priority <= newcomer.priority }
-        let sound = s.sounds[entry].label
-        let victim: Int?
+    /// The instance of a sound at its limit that makes room for `newcomer`; nil refuses the
+    /// play: a pinned voice, or one of higher priority than the newcomer, is never taken.
+    private func roomVictim(_ s: VoicePoolState, entry: Int, policy: InstancePolicy, for newcomer: VoiceSlot) -> Int? {
+        let voices = s.sounds[entry].voices.map(Int.init).filter { !s.slots[$0].isPinned && s.slots[$0].priority <= newcomer.priority }
         switch policy {
-        case .refuse: victim = nil
-        case .stealOldest: victim = voices.min { s.details[$0].startFrame < s.details[$1].startFrame }
-        case .stealQuietest: victim = voices.min { s.slots[$0].rank < s.slots[$1].rank }
+        case .refuse: return nil
+        case .stealOldest: return voices.min { s.details[$0].startFrame < s.details[$1].startFrame }
+        case .stealQuietest: return voices.min { s.slots[$0].rank < s.slots[$1].rank }
         }
-        guard let victim else {
-            s.refused += 1
-            let why = policy == .refuse ? "" : voices.isEmpty ? "; each is pinned or more important than this play" : ""
-            throw failure(.voiceRefused, member, "\(sound) already has \(all.count) voices, its limit is \(limit)\(why)")
-        }
-        return victim
     }
 
     /// The sound's entry, made on its first play (or rules).
@@ -223,7 +212,4 @@ extension VoicePool {
         guard !overflow, total < Int64.max >> Int64(stepping.fractionBits) else { return .max }
         return total << Int64(stepping.fractionBits)
     }
-
-    /// A duration in milliseconds, for messages.
-    static func ms(_ seconds: Double) -> String { "\((seconds * 1000).rounded()) ms" }
 }

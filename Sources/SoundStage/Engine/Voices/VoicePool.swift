@@ -151,6 +151,7 @@ final class VoicePool: Sendable {
     /// A voice's status, read from the state in hand.
     func status(_ s: VoicePoolState, _ voice: Voice) -> VoiceStatus {
         let i = Int(voice.index)
+        if voice.refusal != nil { return .ended(.refused) }
         guard voice.pool === self, i < s.slots.count else { return .ended(.unknown) }
         let slot = s.slots[i]
         if slot.generation == voice.generation, slot.isLive {
@@ -221,6 +222,7 @@ final class VoicePool: Sendable {
 
     func soundLabel(of voice: Voice) -> String? {
         state.withLockedValue { s in
+            if let entry = voice.refusedSoundEntry { return entry < s.sounds.count ? s.sounds[entry].label : nil }
             let i = Int(voice.index)
             guard i < s.slots.count, s.slots[i].generation == voice.generation, s.details[i].sound >= 0,
                   Int(s.details[i].sound) < s.sounds.count else { return nil }
@@ -270,8 +272,9 @@ final class VoicePool: Sendable {
     /// The error of an operation on a voice that has ended, saying why it ended.
     func endedError(_ s: VoicePoolState, _ voice: Voice, _ member: String) -> SoundStageError {
         let i = Int(voice.index)
+        if let refusal = voice.refusal { return failure(.voiceEnded, of: "Voice", member, "the play was refused: \(refusal)") }
         let why = i < s.slots.count && s.slots[i].generation == voice.generation &+ 1 ? s.details[i].previousEnd : .unknown
-        return failure(.voiceEnded, member, "voice \(voice.index).\(voice.generation) has ended (\(why))")
+        return failure(.voiceEnded, of: "Voice", member, "voice \(voice.index).\(voice.generation) has ended (\(why))")
     }
 
     /// Stops every voice (the engine shuts down or goes away); once the engine is gone the
@@ -297,4 +300,7 @@ final class VoicePool: Sendable {
 
 extension VoicePool: ErrorNaming {
     var errorObject: String { "voice pool of \(engineName)" }
+    /// The pool's own operations are the engine's (`AudioEngine.play(_:)`); those of a voice
+    /// or a bus name `Voice` or `Bus` (``failure(_:of:_:_:)``).
+    static var errorTypeName: String { "AudioEngine" }
 }

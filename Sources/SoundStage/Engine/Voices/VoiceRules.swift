@@ -7,7 +7,7 @@ public struct VoiceRules: Sendable, Hashable {
     /// What a play beyond ``maxInstances`` does.
     public var whenFull: InstancePolicy
     /// Plays closer than this to the last accepted one, in seconds of engine time, are
-    /// refused.
+    /// refused (``VoiceRefusal/tooSoon``).
     public var minimumInterval: Double
     /// Pitch and volume drawn for each play.
     public var variation: Variation
@@ -28,7 +28,7 @@ public enum InstancePolicy: String, Sendable, Hashable, CaseIterable {
     case stealOldest
     /// The least audible voice of the sound is stopped to make room.
     case stealQuietest
-    /// The new play is refused (``SoundStageError/Code-swift.struct/voiceRefused``).
+    /// The new play is refused (``VoiceRefusal/instanceLimit``).
     case refuse
 }
 
