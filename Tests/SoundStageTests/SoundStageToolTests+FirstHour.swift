@@ -78,7 +78,13 @@ struct SoundStageToolFirstHourTests {
         defer { terminal.close() }
         let env = rig.pulse.environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         try terminal.run("\(env) ALSOFT_DRIVERS=pulse \(try #require(ToolRunner.soundstage).path) play \(rig.file.path)")
-        try await Task.sleep(for: .seconds(1.5))
+        // Ctrl-Z once the sound is heard (on a loaded machine the tool may take seconds to start,
+        // and a Ctrl-Z typed before it runs goes to the shell), then a second of it.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while rig.recorder.samples.suffix(4_410).allSatisfy({ abs($0) < 1e-4 }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .seconds(1))
         try terminal.send("C-z")
         #expect(terminal.waitFor("Stopped"), "\(terminal.screen)")
         try await Task.sleep(for: .seconds(1.5))
