@@ -59,7 +59,7 @@ struct Play: ParsableCommand {
             player?.delegate = ending
             player?.position = position
             // The listener's gain is the one above 1 (a player's volume is 0...1).
-            try engine!.context.listener.set(.gain, to: gain)
+            try engine!.listener.set(.gain, to: gain)
             try player?.play()
         } catch {
             player = nil

@@ -47,11 +47,11 @@ struct FaultInjectionShutdownTests {
             engine.shutdown()
             group.wait()
             engine.shutdown()
-            _ = try engine.render(frames: 480)
+            #expect(engine.device.isClosed, "cycle \(cycle)")
+            #expect(throws: SoundStageError.self) { _ = try engine.render(frames: 480) }
             for player in players {
                 let status = player.state.withLockedValue { $0.status }
-                // A call that came after the shutdown may have started it again; a second
-                // shutdown stops that: every player ends stopped or idle.
+                // Nothing starts after the shutdown: every player ends stopped or idle.
                 #expect(status == .stopped || status == .idle, "cycle \(cycle): \(status)")
             }
         }

@@ -32,7 +32,8 @@ extension AudioContext {
         let list = try Self.attributeList(asked, device: device) { code, reason in failure(code, member, reason) }
         let raw = device.handle.raw
         let reset = try OpenAL.withDevice { _ in
-            try OpenAL.callALC(raw, Self.operationName(member), on: description) { alcResetDeviceSOFT(raw, list) }
+            guard !handle.isClosed else { throw failure(.deviceClosed, member, "its device was closed") }
+            return try OpenAL.callALC(raw, Self.operationName(member), on: description) { alcResetDeviceSOFT(raw, list) }
         }
         guard reset == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reset \(device)") }
         requestedAttributes.withLock { $0 = asked }

@@ -56,7 +56,10 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         let list = try Self.attributeList(attributes, device: device, fail: fail)
 
         let raw = device.handle.raw
-        let created: (OpaquePointer, [Int32: Int32]) = try OpenAL.withDevice { _ in
+        // Made and noted on its device under one hold of the lock, so a close between the
+        // two cannot miss it.
+        let created: (ContextHandle, [Int32: Int32]) = try OpenAL.withDevice { held in
+            guard !device.isClosed else { throw fail(.deviceClosed, "\(device) was closed; open another") }
             let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { alcCreateContext(raw, list) }
             guard let context else {
                 throw fail(.alcInvalidValue, "OpenAL Soft could not create the context")
@@ -71,9 +74,11 @@ public final class AudioContext: Sendable, CustomStringConvertible {
                 effect[values[i]] = values[i + 1]
                 i += 2
             }
-            return (context, effect)
+            let handle = ContextHandle(context)
+            device.life.adopt(held, handle)
+            return (handle, effect)
         }
-        let handle = ContextHandle(created.0)
+        let handle = created.0
         // Through the gateway, so that a context made inside another's call (an update
         // batch, say) leaves that call's context current afterwards.
         let strings: (String, String)
@@ -85,8 +90,11 @@ public final class AudioContext: Sendable, CustomStringConvertible {
             }
         } catch {
             OpenAL.lock.withLock { held in
-                OpenAL.releaseCurrent(held, ifItIs: handle.raw)
-                alcDestroyContext(handle.raw)
+                if !handle.isClosed {
+                    device.life.release(held, handle)
+                    OpenAL.releaseCurrent(held, ifItIs: handle.raw)
+                    alcDestroyContext(handle.raw)
+                }
                 handle.free()
             }
             throw error
@@ -107,16 +115,13 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     }
 
     deinit {
-        let handle = self.handle
+        let handle = self.handle, device = self.device, id = self.id
         OpenAL.lock.withLock { held in
-            do {
-                // The last writes, and any error left in the context, are checked before it goes.
-                try OpenAL.withContext(handle) { scope in try scope.call(Self.operationName("deinit"), on: "context \(id)") {} }
-            } catch {
-                Log.report(error)
+            // Destroyed already if its device was closed.
+            if !handle.isClosed {
+                device.life.release(held, handle)
+                handle.destroy(held, Self.operationName("deinit"), object: "context \(id)")
             }
-            OpenAL.releaseCurrent(held, ifItIs: handle.raw)
-            alcDestroyContext(handle.raw)
             handle.free()
         }
         // Its voices' memory back to the system, not kept by the allocator.
@@ -245,7 +250,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// The name of the HRTF in use, nil when HRTF is off.
     public var hrtfName: String? {
         guard hrtfStatus.isActive else { return nil }
-        return OpenAL.withDevice { _ in OpenAL.string(alcGetString(device.handle.raw, ALC_HRTF_SPECIFIER_SOFT)) }
+        return OpenAL.withDevice { _ in handle.isClosed ? nil : OpenAL.string(alcGetString(device.handle.raw, ALC_HRTF_SPECIFIER_SOFT)) }
     }
 
     /// Whether the output limiter is on (nil without `ALC_SOFT_output_limiter`).

@@ -28,6 +28,7 @@ extension AudioDevice {
         }
         let raw = handle.raw
         try OpenAL.withDevice { _ in
+            guard !isClosed else { throw closedError(member) }
             try OpenAL.callALC(raw, Self.operationName(member), on: description) { call(raw) }
         }
     }
@@ -44,6 +45,7 @@ extension AudioContext {
     private func suspendOrProcess(_ member: String, _ call: (OpaquePointer?) -> Void) throws {
         let raw = handle.raw, device = self.device.handle.raw
         try OpenAL.withDevice { _ in
+            guard !handle.isClosed else { throw failure(.deviceClosed, member, "its device was closed") }
             try OpenAL.callALC(device, Self.operationName(member), on: description) { call(raw) }
         }
     }

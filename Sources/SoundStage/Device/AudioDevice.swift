@@ -3,8 +3,8 @@ import COpenAL
 /// An OpenAL device: a real output (through a sound server or a sound card) or a loopback
 /// device that renders into memory, faster than real time, for offline renders and tests.
 ///
-/// A device is closed when the last reference to it goes away; contexts keep their device
-/// alive, so it is never closed under them.
+/// A device is closed when the last reference to it goes away (contexts keep their device
+/// alive), or at once by ``close()``, which destroys its contexts with it.
 public final class AudioDevice: Sendable, CustomStringConvertible {
     /// What kind of device this is.
     public enum Kind: Sendable, Hashable {
@@ -22,10 +22,13 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     /// The ALC extensions this device supports.
     public let extensions: [String]
     private let extensionSet: Set<String>
+    /// Whether it is closed, and the contexts to destroy first when it is.
+    let life: DeviceLife
 
     private init(handle: CHandle, kind: Kind) {
         self.handle = handle
         self.kind = kind
+        life = OpenAL.withDevice { DeviceLife($0, raw: handle.raw, isCapture: false) }
         let (name, extensions) = OpenAL.withDevice { _ -> (String, [String]) in
             let name = OpenAL.string(alcGetString(handle.raw, ALC_ALL_DEVICES_SPECIFIER))
                 ?? OpenAL.string(alcGetString(handle.raw, ALC_DEVICE_SPECIFIER)) ?? "unnamed"
@@ -38,8 +41,25 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     }
 
     deinit {
-        let raw = handle.raw
-        OpenAL.withDevice { _ in _ = alcCloseDevice(raw) }
+        let life = self.life, description = self.description
+        OpenAL.withDevice { held in life.close(held, Self.operationName("deinit"), object: description) }
+    }
+
+    /// Whether the device was closed (``close()``, ``AudioEngine/shutdown()``).
+    public var isClosed: Bool { OpenAL.withDevice { _ in life.isClosed } }
+
+    /// Closes the device now, whoever still holds it: its contexts are destroyed first (the
+    /// writes left unchecked in them checked), every source, buffer and effect in them goes
+    /// with them, and the sound server's stream is closed. What is left of them refuses
+    /// calls with ``SoundStageError/Code-swift.struct/deviceClosed``; releasing them is safe.
+    /// Closing twice does nothing. ``AudioEngine/shutdown()`` closes its device this way.
+    public func close() {
+        OpenAL.withDevice { held in life.close(held, Self.operationName("close()"), object: description) }
+    }
+
+    /// The error a call on a closed device gets.
+    func closedError(_ member: String) -> SoundStageError {
+        failure(.deviceClosed, member, "the device was closed (AudioEngine.shutdown() or close()); open another")
     }
 
     /// For example `device 'ALSA Default'` or `loopback device (48000 Hz stereo float32)`.
@@ -185,6 +205,7 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     public var availableHRTFs: [String] {
         guard isExtensionPresent("ALC_SOFT_HRTF") else { return [] }
         return OpenAL.withDevice { _ in
+            guard !isClosed else { return [] }
             var count: ALCint = 0
             alcGetIntegerv(handle.raw, ALC_NUM_HRTF_SPECIFIERS_SOFT, 1, &count)
             return (0..<max(0, count)).compactMap { OpenAL.string(alcGetStringiSOFT(handle.raw, ALC_HRTF_SPECIFIER_SOFT, $0)) }
@@ -192,10 +213,12 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     }
 
     /// Whether the device is still connected (`ALC_EXT_disconnect`); always true without the
-    /// extension. A lost output device (unplugged, sound server gone) reads false.
+    /// extension. A lost output device (unplugged, sound server gone) reads false, and so
+    /// does a closed one.
     public var isConnected: Bool {
-        guard isExtensionPresent("ALC_EXT_disconnect") else { return true }
+        guard isExtensionPresent("ALC_EXT_disconnect") else { return !isClosed }
         return OpenAL.withDevice { _ in
+            guard !isClosed else { return false }
             var value: ALCint = 1
             alcGetIntegerv(handle.raw, ALC_CONNECTED, 1, &value)
             return value != 0
@@ -204,27 +227,29 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
 
     /// The device's clock in nanoseconds: how much audio it has mixed since it opened
     /// (`ALC_DEVICE_CLOCK_SOFT`), so it reads the time at which the next mix begins; nil
-    /// without `ALC_SOFT_device_clock`.
+    /// without `ALC_SOFT_device_clock` or once the device is closed.
     public var clockNanoseconds: Int64? { deviceClockValue(ALC_DEVICE_CLOCK_SOFT) }
 
     /// How far the device's output runs behind its mixer, in nanoseconds: what it has mixed
     /// and not yet played, the sound server's buffer included (`ALC_DEVICE_LATENCY_SOFT`);
-    /// nil without `ALC_SOFT_device_clock`. PulseAudio reports none for a stream's first few
+    /// nil without `ALC_SOFT_device_clock` or once closed. PulseAudio reports none for a stream's first few
     /// hundred milliseconds (OpenAL Soft then reads about 1 ms).
     public var latencyNanoseconds: Int64? { deviceClockValue(ALC_DEVICE_LATENCY_SOFT) }
 
     /// One 64-bit value of `ALC_SOFT_device_clock`; nil without the extension.
     private func deviceClockValue(_ param: Int32) -> Int64? {
         guard isExtensionPresent("ALC_SOFT_device_clock") else { return nil }
-        return OpenAL.withDevice { _ in
+        return OpenAL.withDevice { _ -> Int64? in
+            guard !isClosed else { return nil }
             var value: ALCint64SOFT = 0
             alcGetInteger64vSOFT(handle.raw, param, 1, &value)
             return value
         }
     }
 
-    /// Reads one ALC integer of this device.
+    /// Reads one ALC integer of this device; 0 once it is closed.
     func integer(_ held: borrowing LockHeld, _ param: Int32) -> Int32 {
+        guard !isClosed else { return 0 }
         var value: ALCint = 0
         alcGetIntegerv(handle.raw, param, 1, &value)
         return value
@@ -235,7 +260,8 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     /// Renders `frames` frames of the mix of every context on this loopback device.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` on a real output device,
-    ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a negative count.
+    ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a negative count,
+    ///   ``SoundStageError/Code-swift.struct/deviceClosed`` once it is closed.
     public func render(frames: Int) throws -> RenderedAudio {
         guard let format = loopbackFormat else {
             throw failure(.invalidState, "render(frames:)", "only a loopback device renders on request; open one with AudioDevice.openLoopback(format:)")
@@ -277,6 +303,7 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         guard frames > 0, let base = buffer.baseAddress else { return }
         let raw = handle.raw
         try OpenAL.withDevice { _ in
+            guard !isClosed else { throw closedError("render(frames:)") }
             try OpenAL.callALC(raw, Self.operationName("render(frames:)"), on: description) {
                 alcRenderSamplesSOFT(raw, base, ALCsizei(frames))
             }

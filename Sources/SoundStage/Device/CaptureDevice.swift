@@ -9,6 +9,8 @@ import COpenAL
 /// are serialised with the rest of OpenAL.
 public final class CaptureDevice: Sendable, CustomStringConvertible {
     let handle: CHandle
+    /// Its place in the process's list of open devices, closed as the process exits.
+    private let life: DeviceLife
     /// The device's name as OpenAL lists it (one of ``AudioDevice/captureDevices``).
     public let name: String
     /// What it captures: rate, channels (mono or stereo) and sample type (int16 or float32).
@@ -27,12 +29,13 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
         self.name = name
         self.format = format
         self.bufferFrames = bufferFrames
+        life = OpenAL.withDevice { DeviceLife($0, raw: handle.raw, isCapture: true) }
         hasDisconnect = OpenAL.withDevice { _ in alcIsExtensionPresent(handle.raw, "ALC_EXT_disconnect") != ALC_FALSE }
     }
 
     deinit {
-        let raw = handle.raw
-        OpenAL.withDevice { _ in _ = alcCaptureCloseDevice(raw) }
+        let life = self.life, description = self.description
+        OpenAL.withDevice { held in life.close(held, Self.operationName("deinit"), object: description) }
     }
 
     /// For example `capture device 'Monitor of Null Output' (48000 Hz mono float32)`.

@@ -63,6 +63,8 @@ public final class EffectSlot: Sendable, CustomStringConvertible {
                 }
             }
             context.spareEffectSlots.withLock { $0.append(name) }
+        } catch let error as SoundStageError where error.code == .deviceClosed {
+            // The slot went with its device.
         } catch {
             Log.report(error)
             OpenAL.deleteName(name, in: handle, Self.operationName("deinit"), object: description, alDeleteAuxiliaryEffectSlots)

@@ -7,6 +7,7 @@ extension AudioEngine {
         guard isOffline else {
             throw failure(.invalidState, "render(frames:)", "only an offline engine renders on request; make one with output: .offline(format)")
         }
+        try checkNotShutDown("render(frames:)")
         let rate = context.frequency
         let tickFrames = max(1, Int((tickSeconds * Double(rate)).rounded()))
         var out = try device.render(frames: 0)

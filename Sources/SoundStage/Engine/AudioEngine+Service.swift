@@ -40,6 +40,7 @@ extension AudioEngine {
     /// context's unchecked property writes, and delivers events.
     public func update() {
         OpenAL.lock.withLock { held in
+            guard !isShutDown else { return }
             if !isOffline { releasePlayedOut(held) }
             guard isOffline || checkOutput(held) else { return }
             // One look at the state for the clock and the due starts.
@@ -112,7 +113,7 @@ extension AudioEngine {
     }
 
     /// A stream of the engine's own events (``EngineEvent``) from now on; each call makes a
-    /// new subscriber. It ends when the engine goes away.
+    /// new subscriber. It ends when the engine shuts down or goes away (at once, if it has).
     public func events() -> AsyncStream<EngineEvent> { EventSubscribers.subscribe(state, \.subscribers) }
 
     /// Posts an error no caller can catch as ``EngineEvent/serviceError(_:player:)``; it is

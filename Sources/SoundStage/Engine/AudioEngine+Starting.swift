@@ -61,6 +61,7 @@ extension AudioEngine {
 
     /// Prepares and starts players in one `alSourcePlayv`.
     func startTogether(_ held: borrowing LockHeld, _ players: [Player]) throws {
+        try checkNotShutDown("play")
         let starting = players.filter { !$0.isPlaying(held) }
         var sources: [AudioSource] = []
         for player in starting { sources.append(try player.prepare(held)) }

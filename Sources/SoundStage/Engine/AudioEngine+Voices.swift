@@ -42,6 +42,7 @@ extension AudioEngine {
         let request = VoiceRequest(position: position, volume: volume, pitch: pitch, priority: UInt8(priority),
                                    plays: loops < 0 ? -1 : loops + 1, bus: (bus ?? effectsBus).index, options: options)
         return try OpenAL.lock.withLock { held in
+            try checkNotShutDown(member)
             if isInterrupted(held) {
                 throw failure(.invalidState, member, "the audio is interrupted; voices and players play again when the interruption ends")
             }

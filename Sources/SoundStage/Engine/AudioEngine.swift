@@ -55,6 +55,9 @@ public final class AudioEngine: Sendable {
     public var device: AudioDevice { output.withLock { $0.device } }
     /// The context every player of this engine plays in; it changes with ``device``.
     public var context: AudioContext { output.withLock { $0.context } }
+    /// Where the player's ears are: the listener of the engine's ``context`` (the same as
+    /// `context.listener`, and it follows the engine to another device).
+    public var listener: Listener { context.listener }
     /// The device and context in use, and what was asked for.
     let output: LockedBox<EngineOutput>
     /// The attributes every context of the engine is made with: those it was made with, and
@@ -72,6 +75,8 @@ public final class AudioEngine: Sendable {
     let foundErrors = ErrorQueue()
     private let started = ContinuousClock.now
     let running = Atomic<Bool>(false)
+    /// Whether ``shutdown()`` ran: the device is closed and nothing plays again.
+    let shutDown = Atomic<Bool>(false)
     /// Nanoseconds the service thread is to sleep before its next tick (a test hook that
     /// starves it, as a busy machine would).
     let pendingStall = Atomic<Int64>(0)
@@ -151,12 +156,39 @@ public final class AudioEngine: Sendable {
     @available(*, deprecated, renamed: "tickSeconds")
     public var tick: Double { tickSeconds }
 
-    /// Stops the service thread, every player (no finished events) and every voice; the
-    /// engine can still be driven with ``update()``.
+    /// Ends the engine: stops the service thread, every player (no finished events) and
+    /// every voice, leaves the session, ends every ``events()`` stream, and closes the
+    /// device (``AudioDevice/close()``), so the sound server's stream goes and OpenAL has no
+    /// device left open when the program exits, whoever still holds the engine or its
+    /// objects. From then on playing, rendering and starting throw
+    /// ``SoundStageError/Code-swift.struct/deviceClosed``, ``update()`` does nothing, and
+    /// releasing what is left is safe. A second call does nothing.
     public func shutdown() {
         running.store(false, ordering: .relaxed)
-        stopAll()
-        stopVoices()
+        // One hold of the lock: no play, start or tick runs between the stops and the close.
+        let ended = OpenAL.lock.withLock { held -> Bool in
+            guard !shutDown.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+            stopAll()
+            voices.stopAll(held, .stopped)
+            let old = state.withLockedValue(held) { s -> [EngineOutput] in
+                defer { s.playingOut.removeAll() }
+                return s.playingOut.map(\.output)
+            }
+            for output in old + [output.withLock { $0 }] { output.device.close() }
+            return true
+        }
+        guard ended else { return }
+        if let session { session.leave(self) }
+        deliverEvents()
+        for stream in state.withLockedValue({ $0.subscribers.end() }) { stream.finish() }
+    }
+
+    /// Whether ``shutdown()`` ran.
+    public var isShutDown: Bool { shutDown.load(ordering: .acquiring) }
+
+    /// Throws ``SoundStageError/Code-swift.struct/deviceClosed`` once the engine is shut down.
+    func checkNotShutDown(_ member: String) throws {
+        if isShutDown { throw failure(.deviceClosed, member, "the engine was shut down and its device closed; make a new AudioEngine") }
     }
 
     private func stopAll() {

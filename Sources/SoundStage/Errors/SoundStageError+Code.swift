@@ -61,6 +61,9 @@ extension SoundStageError {
         public static let voiceEnded = Code(rawValue: 0x550D)
         /// A device went away while in use (unplugged, its sound server gone).
         public static let deviceLost = Code(rawValue: 0x550E)
+        /// The object's device was closed: its engine was shut down (``AudioEngine/shutdown()``)
+        /// or the device closed (``AudioDevice/close()``). Make a new engine to play again.
+        public static let deviceClosed = Code(rawValue: 0x550F)
 
         /// A readable name for the code.
         public var description: String {
@@ -89,6 +92,7 @@ extension SoundStageError {
             case .voiceRefused: return "voice refused"
             case .voiceEnded: return "voice ended"
             case .deviceLost: return "device lost"
+            case .deviceClosed: return "device closed"
             default: return "error 0x\(String(rawValue, radix: 16))"
             }
         }

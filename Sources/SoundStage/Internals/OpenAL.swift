@@ -41,6 +41,29 @@ struct ContextHandle: @unchecked Sendable {
     @inline(__always)
     var hasPending: Bool { !journal.pointee.isEmpty }
 
+    /// Whether the context was destroyed with its device (``AudioDevice/close()``).
+    @inline(__always)
+    var isClosed: Bool { journal.pointee.closed.load(ordering: .acquiring) }
+
+    /// Destroys the context, its last writes and any error left in it checked first, and
+    /// notes it closed; under the gateway lock. The journal stays until ``free()``.
+    func destroy(_ held: borrowing LockHeld, _ operation: String, object: String) {
+        do {
+            try OpenAL.withContext(self) { scope in try scope.call(operation, on: object) {} }
+        } catch {
+            Log.report(error)
+        }
+        OpenAL.releaseCurrent(held, ifItIs: raw)
+        alcDestroyContext(raw)
+        journal.pointee.closed.store(true, ordering: .releasing)
+    }
+
+    /// The error a call into a closed context gets.
+    var closedError: SoundStageError {
+        SoundStageError(.deviceClosed, operation: "OpenAL call", object: "context \(raw)",
+                        reason: "its device was closed (AudioEngine.shutdown() or AudioDevice.close()); make a new engine or context")
+    }
+
     /// Sends errors found for this context's unchecked writes by unrelated calls to `sink`
     /// (nil: to the log).
     func setErrorSink(_ sink: (@Sendable (SoundStageError) -> Void)?) {
@@ -93,9 +116,16 @@ enum OpenAL {
         let lock = RecursiveLock()
         let state = State()
         /// Whether contexts are made current per thread (`ALC_EXT_thread_local_context`).
-        let usesThreadContexts = alcIsExtensionPresent(nil, "ALC_EXT_thread_local_context") != ALC_FALSE
+        let usesThreadContexts: Bool
         /// Whether the calling thread is the main one, whose direct writes skip the lock.
         let mainThread = MainThreadCheck()
+
+        init() {
+            // First, before any OpenAL call: as the process exits, the devices left open are
+            // closed and OpenAL is called no more (``DeviceLife/closeAllAtExit()``).
+            atexit { DeviceLife.closeAllAtExit() }
+            usesThreadContexts = alcIsExtensionPresent(nil, "ALC_EXT_thread_local_context") != ALC_FALSE
+        }
     }
 
     static let gateway = Gateway()
@@ -140,6 +170,8 @@ enum OpenAL {
     static func withContext<R>(_ context: ContextHandle, _ body: (borrowing ALScope) throws -> R) throws -> R {
         let gateway = self.gateway
         return try gateway.lock.withLock { held in
+            // A destroyed context is never made current again (OpenAL would refuse it).
+            if context.isClosed { throw context.closedError }
             let outer = gateway.state.active(held)
             gateway.state.setActive(held, context.raw)
             defer {
@@ -165,6 +197,7 @@ enum OpenAL {
     /// took a per-call position set from 1.26x to 1.16x a raw `alSource3f` (BENCHMARKS.md).
     @inline(__always)
     static func withThreadContext<R>(_ context: ContextHandle, _ body: () throws -> R) throws -> R {
+        if context.isClosed { throw context.closedError }
         if alcGetThreadContext() != context.raw, alcSetThreadContext(context.raw) == ALC_FALSE {
             throw SoundStageError(.alcInvalidContext, operation: "OpenAL.withThreadContext", object: "context \(context.raw)",
                                   reason: "OpenAL refused to make the context current")
@@ -202,12 +235,15 @@ enum OpenAL {
     }
 
     /// Deletes the OpenAL name of an object whose Swift life ends (`alDeleteSources`,
-    /// `alDeleteBuffers`). A deinit cannot throw, so an error is logged, never dropped.
+    /// `alDeleteBuffers`). A deinit cannot throw, so an error is logged, never dropped. In a
+    /// closed context there is nothing to delete: the name went with the device.
     static func deleteName(_ name: ALuint, in context: ContextHandle, _ operation: String, object: String,
                            _ delete: (ALsizei, UnsafePointer<ALuint>?) -> Void) {
         var name = name
         do {
             try withContext(context) { scope in try scope.call(operation, on: object) { delete(1, &name) } }
+        } catch let error as SoundStageError where error.code == .deviceClosed {
+            return
         } catch {
             Log.report(error)
         }

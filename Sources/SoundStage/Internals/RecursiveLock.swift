@@ -70,6 +70,15 @@ struct RecursiveLock: @unchecked Sendable {
         return try body(LockHeld())
     }
 
+    /// Takes the lock, runs `body`, and never lets go: for the process's last words (its exit
+    /// handler), after which no other thread may call into OpenAL.
+    func holdForTheRestOfTheProcess(_ body: (borrowing LockHeld) -> Void) {
+        pthread_mutex_lock(mutex)
+        depth.pointee += 1
+        if depth.pointee == 1 { owner.pointee.store(UInt(pthread_self()), ordering: .relaxed) }
+        body(LockHeld())
+    }
+
     /// Whether the calling thread holds the lock (is inside a `withLock` call).
     @inline(__always)
     var isHeldByCurrentThread: Bool { owner.pointee.load(ordering: .relaxed) == UInt(pthread_self()) }

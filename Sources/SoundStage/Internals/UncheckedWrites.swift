@@ -90,6 +90,10 @@ struct UncheckedJournal: ~Copyable {
     /// Where an error found for these writes by an unrelated call goes (an engine's event
     /// queue); nil sends it to the log.
     let sink = LockedBox<(@Sendable (SoundStageError) -> Void)?>(nil)
+    /// Whether the context was destroyed with its device (``AudioDevice/close()``): its
+    /// objects' calls are refused and their names are gone. Set and read under the gateway
+    /// lock, but for a direct write's read.
+    let closed = Atomic<Bool>(false)
 
     init() {}
 

@@ -150,6 +150,11 @@ public final class AudioSession: Sendable {
         if interrupted { member.sessionInterruptionBegan() }
     }
 
+    /// A member leaves (an engine shut down): the session tells it nothing more.
+    func leave(_ member: any SessionMember) {
+        state.withLockedValue { s in s.members.removeAll { $0.member == nil || $0.member === member } }
+    }
+
     /// The engines that joined and are alive.
     var members: [any SessionMember] { state.withLockedValue { $0.liveMembers } }
 

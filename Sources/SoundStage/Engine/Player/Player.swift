@@ -86,6 +86,9 @@ public final class Player: Sendable, CustomStringConvertible {
         guard let engine = engineRef else {
             throw failure(.invalidState, member, "its engine was released; keep the AudioEngine while you play sound")
         }
+        if engine.isShutDown {
+            throw failure(.deviceClosed, member, "its engine was shut down and its device closed; make a new AudioEngine")
+        }
         return engine
     }
 

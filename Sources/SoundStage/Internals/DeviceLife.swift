@@ -1,0 +1,56 @@
+import COpenAL
+import Foundation
+
+/// What the process knows of one open OpenAL device: its C handle, whether it was closed, and
+/// the contexts made on it; shared by the device's object (`AudioDevice`, `CaptureDevice`)
+/// and the process's list of open devices, so a device can be closed with no reference to
+/// its object (one whose last reference is going, as the process exits).
+///
+/// Every field is read and written under the gateway lock.
+final class DeviceLife: @unchecked Sendable {
+    let raw: OpaquePointer
+    let isCapture: Bool
+    private(set) var isClosed = false
+    /// The contexts made on the device and not yet destroyed.
+    private var contexts: [ContextHandle] = []
+
+    /// Notes a device just opened, in the process's list.
+    init(_ held: borrowing LockHeld, raw: OpaquePointer, isCapture: Bool) {
+        self.raw = raw
+        self.isCapture = isCapture
+        Self.open.withLock { $0[ObjectIdentifier(self)] = self }
+    }
+
+    /// Notes a context made on the device.
+    func adopt(_ held: borrowing LockHeld, _ context: ContextHandle) { contexts.append(context) }
+
+    /// Forgets a context destroyed on its own.
+    func release(_ held: borrowing LockHeld, _ context: ContextHandle) { contexts.removeAll { $0.raw == context.raw } }
+
+    /// Closes the device, its contexts destroyed first (``ContextHandle/destroy(_:_:object:)``),
+    /// unless it is closed already; it leaves the process's list.
+    func close(_ held: borrowing LockHeld, _ operation: String, object: String) {
+        guard !isClosed else { return }
+        for context in contexts { context.destroy(held, operation, object: "a context of \(object)") }
+        contexts.removeAll()
+        isClosed = true
+        _ = isCapture ? alcCaptureCloseDevice(raw) : alcCloseDevice(raw)
+        Self.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+    }
+
+    /// The devices open in the process.
+    private static let open = LockedBox<[ObjectIdentifier: DeviceLife]>([:])
+
+    /// As the process exits (an exit handler the gateway registers before its first OpenAL
+    /// call): every device still open is closed (a game that exits holding its engine, or
+    /// dropping it as it exits while the service thread still holds it for a tick), before
+    /// OpenAL Soft's own clean-up, which would report each as "device not closed". The
+    /// gateway lock is then kept, so no thread calls into OpenAL once its clean-up has run.
+    static func closeAllAtExit() {
+        OpenAL.lock.holdForTheRestOfTheProcess { held in
+            for life in DeviceLife.open.withLock({ Array($0.values) }) {
+                life.close(held, "exit", object: life.isCapture ? "a capture device" : "a device")
+            }
+        }
+    }
+}
