@@ -17,8 +17,10 @@ enum Action: Equatable {
     case suspend
     case quit
 
-    /// The action of a key, by the name a script uses: a character ("1", "S", "w", "+"), a
-    /// name ("up", "down", "left", "right", "space", "ctrl-c", "ctrl-z") or a drum's name.
+    /// The action of a key, by the name a script uses: a character ("1", "w", "+"), a name
+    /// ("up", "down", "left", "right", "space", "ctrl-c", "ctrl-z") or a drum's name. Drums are
+    /// on the number keys, as the map labels them: their initials (S B T M) were keys once,
+    /// while s walked back and b, t, m did nothing; a script that names one is refused.
     init?(key: String) {
         switch key {
         case "up", "w": self = .stepForward
@@ -36,14 +38,14 @@ enum Action: Equatable {
         case "ctrl-z": self = .suspend
         case "q", "ctrl-c": self = .quit
         default:
-            guard let drum = Room.drums.firstIndex(where: { String($0.number) == key || String($0.initial) == key || $0.name == key }) else { return nil }
+            guard let drum = Room.drums.firstIndex(where: { String($0.number) == key || $0.name == key }) else { return nil }
             self = .bang(drum)
         }
     }
 
     /// The keys, for `--help` and the screen's last line.
     static let help = """
-        1-4 or S B T M   bang the snare, bass, tambourine, maraca
+        1 2 3 4          bang the snare, bass, tambourine, maraca (numbered on the map)
         arrows or w a s d  step forward and back, turn left and right (30 degrees)
         h                HRTF on or off (binaural, for headphones)
         r                next room reverb (off, room, living room, stone room, concert hall, cave)

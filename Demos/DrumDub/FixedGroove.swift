@@ -59,7 +59,7 @@ enum FixedGroove {
         var audio = RenderedAudio(format: format, samples: [])
         for step in 0...steps {
             if step < steps {
-                try engine.context.listener.setPose(position: .zero, yaw: yaw(atStep: step))
+                try engine.listener.setPose(position: .zero, yaw: yaw(atStep: step))
                 try kit.hit(step: step, at: engine.currentTime)
             }
             // Render up to the next step's frame (the last block lets the tails ring out).

@@ -36,10 +36,10 @@ extension Game {
         case .session(.interruptionBegan(let reason)): interruptionBegan(reason, at: now)
         case .session(.interruptionEnded(let resume)): interruptionEnded(shouldResume: resume)
         case .session(.activeChanged(let active)): sessionState = active ? "active" : "inactive"
-        case .session(.soundServerUnavailable(let reason)): say("no sound server: \(reason); calls are not seen")
+        case .session(.soundServerUnavailable(let reason)): note("no sound server: \(reason); calls are not seen")
         case .session(.mediaServicesWereLost): say("the sound server died; the game waits for it to come back", alert: true)
         case .session(.mediaServicesWereReset): say("the sound server is back; the game plays on it")
-        case .session(.watcherUnavailable(let what, let reason)): say("\(what) not watched: \(reason)")
+        case .session(.watcherUnavailable(let what, let reason)): note("\(what) not watched: \(reason)")
         case .session: break   // route changes come from the engine, with what they did
         case .engine(.routeChanged(let change)):
             lastRoute = "\(change.reason.rawValue): '\(change.current)'"
@@ -144,6 +144,7 @@ extension Game {
         (s.realVoices, s.virtualVoices) = (voices.real, voices.virtual)
         s.message = message
         s.isAlert = isAlert
+        s.notice = notice
         return s
     }
 }

@@ -25,6 +25,9 @@ final class Game {
     /// The interruption under way, if one is.
     var interruption: InterruptionReason?
     var message = "", isAlert = false
+    /// What the game cannot do here and plays on without (no system bus, no sound server to
+    /// watch): shown beside the session, never over the message line.
+    var notice = ""
     var sessionState = "active"
     var lastRoute = "no change yet"
     var underruns = 0
@@ -61,7 +64,7 @@ final class Game {
         try music.setVolume(0.5)
         music.isMeteringEnabled = true
         engine.masterBus.isMeteringEnabled = true
-        try engine.context.listener.setPose(position: pose.position, yaw: pose.yawRadians)
+        try engine.listener.setPose(position: pose.position, yaw: pose.yawRadians)
     }
 
     /// Starts the music (the game begins with it on).
@@ -122,7 +125,7 @@ final class Game {
     private func move(_ change: (inout Pose) -> Void) throws {
         var next = pose
         change(&next)
-        try engine.context.listener.setPose(position: next.position, yaw: next.yawRadians)
+        try engine.listener.setPose(position: next.position, yaw: next.yawRadians)
         pose = next
     }
 
@@ -143,5 +146,10 @@ final class Game {
     func say(_ text: String, alert: Bool = false) {
         message = text
         isAlert = alert
+    }
+
+    /// Notes what the game plays on without, beside the session line; the message stays.
+    func note(_ text: String) {
+        notice = notice.isEmpty ? text : "\(notice); \(text)"
     }
 }

@@ -7,9 +7,9 @@ struct Room {
     /// One drum: its sound, where it stands, its keys and its level.
     struct Drum {
         let name: String
-        /// The key on the number row (1...4) and the initial (a capital: lower-case s is a
-        /// movement key).
+        /// Its key, on the number row (1...4).
         let number: Character
+        /// The letter that marks it on the map (not a key: s walks back).
         let initial: Character
         let position: SIMD3<Float>
         let gain: Float

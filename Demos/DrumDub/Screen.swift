@@ -18,6 +18,8 @@ struct Snapshot {
     /// The last thing the game has to say; `isAlert` for an interruption or a lost device.
     var message = ""
     var isAlert = false
+    /// What the game plays on without (``Game/notice``), dim beside the session.
+    var notice = ""
 }
 
 /// Draws a ``Snapshot`` as the game's 80 x 24 screen: the room's map on the left, meters,
@@ -39,13 +41,15 @@ enum Screen {
         canvas.put(s.room, column: 46, row: 11)
         canvas.put(s.groove, column: 46, row: 12)
         canvas.frame(column: 44, row: 14, width: 36, height: 6, title: "keys")
-        let keys = ["1-4 or S B T M  bang a drum", "arrows or w a s d  move, turn", "h HRTF  r reverb  p music  +- vol",
+        let keys = ["1 2 3 4  bang a drum", "arrows or w a s d  move, turn", "h HRTF  r reverb  p music  +- vol",
                     "g record  l loop  i interrupt", "Ctrl-Z suspend  q quit"]
         // Five lines in a box of four: the frame's bottom row holds the last.
         for (i, line) in keys.prefix(4).enumerated() { canvas.put(line, column: 46, row: 15 + i) }
         canvas.put(" \(keys[4]) ", column: 46, row: 19, style: .dim)
         canvas.put("output  \(s.device)", column: 0, row: 20)
-        canvas.put("session \(s.session)", column: 0, row: 21)
+        let session = "session \(s.session)"
+        canvas.put(session, column: 0, row: 21)
+        if !s.notice.isEmpty { canvas.put("| \(s.notice)", column: session.count + 1, row: 21, style: .dim) }
         let voices = "voices  \(s.realVoices) real, \(s.virtualVoices) virtual"
         canvas.put(voices, column: 0, row: 22)
         canvas.put("| route \(s.route)", column: voices.count + 1, row: 22)
@@ -66,8 +70,9 @@ enum Screen {
         for drum in Room.drums {
             let cell = Room.cell(of: drum.position)
             canvas.put(String(drum.initial), column: cell.column + 1, row: cell.row + 2, style: .drum)
-            // The name on the row below (the floor's dots are on every other row).
-            canvas.put(drum.name, column: cell.column + 1 - drum.name.count / 2, row: cell.row + 3, style: .dim)
+            // Its key and name on the row below (the floor's dots are on every other row).
+            let label = "\(drum.number):\(drum.name)"
+            canvas.put(label, column: cell.column + 1 - label.count / 2, row: cell.row + 3, style: .dim)
         }
         let me = Room.cell(of: pose.position)
         canvas.put(String(pose.glyph), column: me.column + 1, row: me.row + 2, style: .player)

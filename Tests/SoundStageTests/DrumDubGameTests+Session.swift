@@ -72,6 +72,28 @@ extension DrumDubGameTests {
         #expect(game.terminal.waitFor("interruption over: session active again, music playing on"), "\(game.terminal.screen)")
     }
 
+    @Test("with no system bus the welcome hint stays and the notice goes beside the session; the map numbers the drums; S bangs nothing, s walks back")
+    func noticesAndKeys() throws {
+        let game = try DrumDubGame(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket"])
+        defer { game.stop() }
+        #expect(game.terminal.waitFor("system sleep not watched"), "\(game.terminal.screen)")
+        let lines = game.terminal.screen.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("session active") && $0.contains("| system sleep not watched: no system bus") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("welcome: bang the drums with 1-4") }, "the hint is kept: \(lines)")
+        for label in ["1:snare", "2:bass", "3:tambourine", "4:maraca"] {
+            #expect(lines.contains { $0.contains(label) }, "\(label) on the map: \(lines)")
+        }
+        #expect(lines.contains { $0.contains("1 2 3 4  bang a drum") }, "\(lines)")
+        // The snare's initial is no key (its meter stays dark); s steps back, w forward.
+        try game.press("S")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(game.screen.meterCells("1 snare") == 0, "\(game.terminal.screen)")
+        try game.press("s")
+        #expect(game.terminal.waitFor("you at 0.0, 0.5 m"), "\(game.terminal.screen)")
+        try game.press("w")
+        #expect(game.terminal.waitFor("you at 0.0, 0.0 m"), "\(game.terminal.screen)")
+    }
+
     @Test("no output device: the game says so and how to render instead, exit status 3, the terminal untouched")
     func noOutputDevice() throws {
         let terminal = try Terminal(columns: 80, rows: 24)

@@ -41,12 +41,14 @@ extension DrumDubScriptTests {
         #expect(recording.screen.lines.contains { $0.contains("groove: looping 1 hits / 0.5 s") }, "\(recording.screen.lines.suffix(6))")
     }
 
-    @Test("scripts refused naming their line: a second end, an end under 10 ms, a key after the end; the WAV goes beside the script")
+    @Test("scripts refused naming their line: a second end, an end under 10 ms, a key after the end, a drum's initial; the WAV goes beside the script")
     func moreBadScripts() throws {
         let demo = try #require(ToolRunner.product("drumdub"))
         let folder = try TemporaryFolder()
         for (script, line, reason) in [("end 1\nend 2\n", "bad.txt line 2", "a second end"), ("end 0.001\n", "bad.txt line 1", "end takes"),
-                                       ("1 S\n2 B\nend 1.5\n", "bad.txt line 2", "a key at 2.0 s comes after the end")] {
+                                       ("1 snare\n2 bass\nend 1.5\n", "bad.txt line 2", "a key at 2.0 s comes after the end"),
+                                       // A drum's initial is no key (the drums are 1-4 and their names).
+                                       ("0.5 1\n1 S\nend 2\n", "bad.txt line 2", "no key \"S\"")] {
             let file = folder.file("bad.txt")
             try Data(script.utf8).write(to: file)
             let run = try ToolRunner.run(demo, ["--script", file.path, "--assets", Assets.folder.path])

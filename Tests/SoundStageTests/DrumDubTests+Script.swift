@@ -40,7 +40,7 @@ struct DrumDubScriptTests {
         let folder = try TemporaryFolder()
         // p at 0 pauses the music before anything is heard; the drums do not overlap.
         let times = [0.5, 1.0, 1.6, 2.1003]
-        let script = "0 p\n" + zip(times, ["snare", "2", "T", "maraca"]).map { "\($0) \($1)" }.joined(separator: "\n") + "\nend 2.5\n"
+        let script = "0 p\n" + zip(times, ["snare", "2", "3", "maraca"]).map { "\($0) \($1)" }.joined(separator: "\n") + "\nend 2.5\n"
         let render = try Self.render(script, in: folder)
         let first = render.left.indices.first { render.left[$0] != 0 || render.right[$0] != 0 }
         let rig = try LoopbackRig()
@@ -142,7 +142,7 @@ struct DrumDubScriptTests {
     func badScripts() throws {
         let demo = try #require(ToolRunner.product("drumdub"))
         let folder = try TemporaryFolder()
-        for (script, reason) in [("0.5 1\n0.7 x\n", "line 2"), ("1.0 1\n0.5 2\n", "must not go back"), ("0 ctrl-z\n", "suspends"), ("1 S\nend 0.5\n", "after the end")] {
+        for (script, reason) in [("0.5 1\n0.7 x\n", "line 2"), ("1.0 1\n0.5 2\n", "must not go back"), ("0 ctrl-z\n", "suspends"), ("1 snare\nend 0.5\n", "after the end")] {
             let file = folder.file("bad.txt")
             try Data(script.utf8).write(to: file)
             let run = try ToolRunner.run(demo, ["--script", file.path, "--render", folder.file("bad.wav").path, "--assets", Assets.folder.path])

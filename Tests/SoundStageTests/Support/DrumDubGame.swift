@@ -14,7 +14,8 @@ final class DrumDubGame {
     /// default, and the game on it; waits until the game shows its screen.
     /// `wrapped` runs the game under a non-interactive shell that waits for it (`bash -c` with
     /// a command after the game, so bash does not exec it), as `scripts/demo.sh` does.
-    init(sinks: [String] = ["game"], wrapped: Bool = false) throws {
+    /// `environment` adds to the game's.
+    init(sinks: [String] = ["game"], wrapped: Bool = false, environment: [String: String] = [:]) throws {
         pulse = try PrivatePulse()
         folder = try TemporaryFolder()
         terminal = try Terminal(columns: 80, rows: 24)
@@ -25,7 +26,7 @@ final class DrumDubGame {
         }
         try pulse.pactl(["set-default-sink", String(sinks[0].split(separator: ":")[0])])
         let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
-        var env = pulse.environment
+        var env = pulse.environment.merging(environment) { _, added in added }
         env["ALSOFT_DRIVERS"] = "pulse"
         let assignments = env.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
         let game = "env \(assignments) \(demo.path) --assets \(Assets.folder.path)"
