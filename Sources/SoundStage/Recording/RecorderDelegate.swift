@@ -1,6 +1,7 @@
 /// AVAudioRecorderDelegate in Swift form. Called on the recorder's capture thread, never
-/// with a lock held, so a delegate may call back into the recorder.
-public protocol RecorderDelegate: AnyObject, Sendable {
+/// with a lock held, so a delegate may call back into the recorder. Held weakly; it need not
+/// be `Sendable` (as ``PlayerDelegate``).
+public protocol RecorderDelegate: AnyObject {
     /// The recording ended; `successfully` is false after an error or a lost device.
     func recorderDidFinishRecording(_ recorder: Recorder, successfully: Bool)
     /// Writing the file failed.

@@ -69,8 +69,11 @@ public enum SessionEvent: Sendable, CustomStringConvertible {
     }
 }
 
-/// Receives the session's events on the session's thread, in order, with no lock held.
-public protocol AudioSessionDelegate: AnyObject, Sendable {
+/// Receives the session's events on the session's thread, in order, with no lock held; held
+/// weakly. Like ``PlayerDelegate``, it need not be `Sendable`: a game's own class, with its
+/// mutable state, can be one (it is called on the session's thread, so state it shares with
+/// the game loop needs the game's own care).
+public protocol AudioSessionDelegate: AnyObject {
     /// An event happened; see ``SessionEvent``.
     func audioSession(_ session: AudioSession, didReceive event: SessionEvent)
 }
