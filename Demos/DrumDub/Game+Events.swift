@@ -18,10 +18,9 @@ final class Inbox: AudioSessionDelegate, Sendable {
 
     func audioSession(_ session: AudioSession, didReceive event: SessionEvent) { post(.session(event)) }
 
-    /// Listens to `engine`'s events (and, for a real-time engine, the session's) until the
-    /// engine goes.
+    /// Listens to `engine`'s events until the engine goes (the session's come to the inbox
+    /// as its delegate).
     func listen(to engine: AudioEngine) {
-        if let session = engine.session { session.delegate = self }
         let stream = engine.events()
         Task.detached { [self] in
             for await event in stream { post(.engine(event)) }

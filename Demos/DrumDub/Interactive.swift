@@ -13,9 +13,12 @@ enum Interactive {
         let assets = try Assets.find(options.assets)
         // Sound that is the point of the app: calls interrupt it, a lost output pauses it.
         try AudioSession.shared.setCategory(.playback)
+        // The session's delegate before the engine joins it: what the session says as it starts
+        // watching (no system bus here, say) comes then, and would otherwise be missed.
+        let inbox = Inbox()
+        AudioSession.shared.delegate = inbox
         let engine = try QuietOpen.run { try AudioEngine(attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off)) }
         defer { engine.shutdown() }
-        let inbox = Inbox()
         inbox.listen(to: engine)
         let game = try Game(engine: engine, assets: assets)
         try game.start()
