@@ -44,7 +44,7 @@ struct CrossfadeTests {
         try calm.play()
         let before = try engine.render(frames: Self.rate / 2).channel(0)
         let start = engine.currentFrame
-        try calm.crossfade(to: battle, duration: 2, at: .now)
+        try calm.crossfade(to: battle, duration: 2, on: .now)
         let during = try engine.render(frames: 5 * Self.rate / 2).channel(0)
         #expect(!calm.isPlaying, "the outgoing track stops at the end of the fade")
         #expect(battle.isPlaying && battle.volume == 1)
@@ -82,7 +82,7 @@ struct CrossfadeTests {
             try a.play()
             // 0.5 s: 500 periods, so b starts in phase with a.
             let before = try engine.render(frames: Self.rate / 2).channel(0)
-            try a.crossfade(to: b, duration: 2, curve: curve, at: .now)
+            try a.crossfade(to: b, duration: 2, curve: curve, on: .now)
             let during = try engine.render(frames: 2 * Self.rate).channel(0)
             let level = Self.amplitude(before, 1_000, at: before.count - Self.window)
             let sums = stride(from: 0, to: 2 * Self.rate, by: Self.window).map { Self.dB(Self.amplitude(during, 1_000, at: $0) / level) }
@@ -113,7 +113,7 @@ struct CrossfadeTests {
         let bar = try calm.nextBoundary(.bar)
         let wantBar = Int(((0.0123 + 2.4) * Double(Self.rate)).rounded())
         #expect(bar.frame == wantBar)
-        try calm.crossfade(to: battle, duration: 0, at: .nextBar)
+        try calm.crossfade(to: battle, duration: 0, on: .nextBar)
         let heard = try engine.render(frames: 2 * Self.rate).channel(0)
         let found = onsets(heard.map { abs($0) > 0.3 ? $0 : 0 }, threshold: 0.3).map { $0 + Self.rate }
         #expect(found.first == wantBar, "the next bar's click at \(found.first ?? -1), the bar at \(wantBar)")
@@ -126,7 +126,7 @@ struct CrossfadeTests {
         try music.play()
         _ = try engine2.render(frames: 3 * Self.rate)
         let stinger = engine2.makePlayer(try EngineRig.clicks(engine2, frames: 4_800, at: [0]))
-        try stinger.play(at: .nextBeat, of: music)
+        try stinger.play(on: .nextBeat, of: music)
         let beat = Int((3.0123 * Double(Self.rate)).rounded())
         let out = try engine2.render(frames: Self.rate).channel(0)
         let hits = onsets(out.map { abs($0) > 0.3 ? $0 : 0 }, threshold: 0.3).map { $0 + 3 * Self.rate }
@@ -141,7 +141,7 @@ struct CrossfadeTests {
         let battle = Self.looping(engine, try Self.tone(engine, 1_500))
         try calm.play()
         _ = try engine.render(frames: 4_800)
-        try calm.crossfade(to: battle, duration: 1, at: .atTime(0.5))
+        try calm.crossfade(to: battle, duration: 1, on: .atTime(0.5))
         let out = try engine.render(frames: Self.rate).channel(0)
         let at = Self.rate / 2 - 4_800
         #expect(Self.amplitude(out, 1_500, at: at - Self.window) < 1e-6, "nothing of the incoming track before")
@@ -158,9 +158,9 @@ struct CrossfadeTests {
         try a.play()
         #expect(throws: SoundStageError.self) { try a.crossfade(to: a, duration: 1) }
         #expect(throws: SoundStageError.self) { try a.crossfade(to: b, duration: -1) }
-        let noTempo = try #require(throws: SoundStageError.self) { try a.crossfade(to: b, duration: 1, at: .nextBar) }
+        let noTempo = try #require(throws: SoundStageError.self) { try a.crossfade(to: b, duration: 1, on: .nextBar) }
         #expect(noTempo.code == .invalidState && noTempo.description.contains("tempo"))
-        #expect(throws: SoundStageError.self) { try a.crossfade(to: b, duration: 1, at: .atTime(-1)) }
+        #expect(throws: SoundStageError.self) { try a.crossfade(to: b, duration: 1, on: .atTime(-1)) }
         #expect(throws: SoundStageError.self) { try a.setTempo(MusicalTempo(beatsPerMinute: 0)) }
         try b.play()
         let playing = try #require(throws: SoundStageError.self) { try a.crossfade(to: b, duration: 1) }
@@ -168,7 +168,7 @@ struct CrossfadeTests {
         b.stop()
         a.stop()
         a.tempo = MusicalTempo(beatsPerMinute: 120)
-        let stopped = try #require(throws: SoundStageError.self) { try b.play(at: .nextBeat, of: a) }
+        let stopped = try #require(throws: SoundStageError.self) { try b.play(on: .nextBeat, of: a) }
         #expect(stopped.code == .invalidState && stopped.description.contains("not playing"))
     }
 

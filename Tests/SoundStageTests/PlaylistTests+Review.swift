@@ -132,7 +132,7 @@ struct PlaylistReviewTests {
         let b = try Self.loopingTone(engine, 1_500)
         try a.play()
         _ = try engine.render(frames: 4_800)
-        try a.crossfade(to: b, duration: 0, at: .atTime(0.5))   // 24000: 19200 frames on
+        try a.crossfade(to: b, duration: 0, on: .atTime(0.5))   // 24000: 19200 frames on
         let out = try engine.render(frames: 24_000).channel(0)
         let before = 24_000 - 4_800
         let levels = stride(from: before - 960, to: before + 480, by: 240).map { Self.rms(out[$0..<($0 + 240)]) }
@@ -149,7 +149,7 @@ struct PlaylistReviewTests {
         try a.play()
         try b.play(atFrame: 48_000)
         _ = try engine.render(frames: 4_800)
-        try a.crossfade(to: b, duration: 0.1, at: .atTime(0.2))
+        try a.crossfade(to: b, duration: 0.1, on: .atTime(0.2))
         _ = try engine.render(frames: 4_800)
         print("review: at 0.2 s: b playing", b.isPlaying, "b.currentFrame", b.currentFrame)
         _ = try engine.render(frames: 9_600)

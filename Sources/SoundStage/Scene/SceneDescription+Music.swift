@@ -39,7 +39,7 @@ public struct TrackDescription: Sendable, Equatable {
     }
 }
 
-/// A crossfade from one track to another (``Player/crossfade(to:duration:curve:at:)``).
+/// A crossfade from one track to another (``Player/crossfade(to:duration:curve:on:)``).
 public struct TransitionDescription: Sendable, Equatable {
     /// When it is asked for, in seconds.
     public var at: Double
@@ -62,7 +62,7 @@ public struct TransitionDescription: Sendable, Equatable {
     }
 }
 
-/// A sound played on a beat or bar of a track (``Player/play(at:of:)``).
+/// A sound played on a beat or bar of a track (``Player/play(on:of:)``).
 public struct StingerDescription: Sendable, Equatable {
     /// When it is asked for, in seconds.
     public var at: Double

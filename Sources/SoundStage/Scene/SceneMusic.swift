@@ -56,14 +56,14 @@ final class SceneMusic {
             case .transition(let t, let i):
                 guard let from = tracks[t.from], let to = tracks[t.to] else { continue }
                 try cue("$.music.transitions[\(i)]") {
-                    try from.player.crossfade(to: to.player, duration: t.duration, curve: t.curve, at: Self.point(t.on))
+                    try from.player.crossfade(to: to.player, duration: t.duration, curve: t.curve, on: Self.point(t.on))
                 }
             case .stinger(let s, let i):
                 guard let track = tracks[s.track] else { continue }
                 try cue("$.music.stingers[\(i)]") {
                     let player = engine.makePlayer(try sound(s.sound))
                     try player.setVolume(s.volume)
-                    try player.play(at: Self.point(s.on), of: track.player)
+                    try player.play(on: Self.point(s.on), of: track.player)
                 }
             }
         }

@@ -38,18 +38,18 @@ extension APIDocsSamples {
     /// Sources/SoundStage/Engine/Music/MusicalTempo.swift:6
     static func musicalTempo6() async throws {
         calm.tempo = MusicalTempo(beatsPerMinute: 96, beatsPerBar: 4)
-        try calm.crossfade(to: battle, duration: 2, at: .nextBar)
-        try stinger.play(at: .nextBeat, of: calm)
+        try calm.crossfade(to: battle, duration: 2, on: .nextBar)
+        try stinger.play(on: .nextBeat, of: calm)
     }
 
     /// Sources/SoundStage/Engine/Music/Player+Transitions.swift:28
     static func playerTransitions28() async throws {
-        try calm.crossfade(to: battle, duration: 2, at: .nextBar)
+        try calm.crossfade(to: battle, duration: 2, on: .nextBar)
     }
 
     /// Sources/SoundStage/Engine/Music/Playlist+Crossfade.swift:9
     static func playlistCrossfade9() async throws {
-        try album.crossfade(toItem: 3, duration: 4, at: .nextBar)
+        try album.crossfade(toItem: 3, duration: 4, on: .nextBar)
     }
 
     /// Sources/SoundStage/Engine/Music/Playlist.swift:11

@@ -108,13 +108,13 @@ extension READMESamples {
         calm.repeatMode = .all                          // .off, .one (the item), .all
         calm.player.tempo = MusicalTempo(beatsPerMinute: 96, beatsPerBar: 4)
         try calm.play()
-        try engine.makePlayer(stinger).play(at: .nextBeat, of: calm.player)   // a stinger on the beat
+        try engine.makePlayer(stinger).play(on: .nextBeat, of: calm.player)   // a stinger on the beat
 
         // The fight starts: the battle music comes in on the next downbeat, at equal power.
-        // (`calm.crossfade(toItem: 2, duration: 4, at: .nextBar)` moves between the playlist's items.)
+        // (`calm.crossfade(toItem: 2, duration: 4, on: .nextBar)` moves between the playlist's items.)
         let battle = engine.makePlayer(try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: "battle.ogg")))
         battle.tempo = MusicalTempo(beatsPerMinute: 140, beatsPerBar: 4)
-        try calm.player.crossfade(to: battle, duration: 2, at: .nextBar)
+        try calm.player.crossfade(to: battle, duration: 2, on: .nextBar)
         for await event in calm.events() { print(event) }                 // itemStarted(index:), itemEnded(index:), finished
         _ = (calm, battle)   // the values the sample shows
     }

@@ -28,7 +28,7 @@ extension StreamingSamples {
         playlist.repeatMode = .all
         playlist.player.tempo = MusicalTempo(beatsPerMinute: 120, beatsPerBar: 4)   // for bars and beats
         try playlist.play()
-        try playlist.crossfade(toItem: 1, duration: 2, at: .nextBar)
+        try playlist.crossfade(toItem: 1, duration: 2, on: .nextBar)
         _ = (playlist)   // the values the sample shows
     }
 

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// calm.tempo = MusicalTempo(beatsPerMinute: 96, beatsPerBar: 4)
-/// try calm.crossfade(to: battle, duration: 2, at: .nextBar)
-/// try stinger.play(at: .nextBeat, of: calm)
+/// try calm.crossfade(to: battle, duration: 2, on: .nextBar)
+/// try stinger.play(on: .nextBeat, of: calm)
 /// ```
 public struct MusicalTempo: Sendable, Hashable, Codable {
     /// Beats per minute, 1...1000.

@@ -26,15 +26,15 @@ extension Player {
     /// brings it in at that level. Beats and bars are this player's (``tempo``).
     ///
     /// ```swift
-    /// try calm.crossfade(to: battle, duration: 2, at: .nextBar)
+    /// try calm.crossfade(to: battle, duration: 2, on: .nextBar)
     /// ```
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for `next` being this
     ///   player, of another engine, or a duration or time that cannot be;
     ///   ``SoundStageError/Code-swift.struct/invalidState`` when `next` is already playing,
     ///   or for a beat or bar when this player has no ``tempo`` or is not playing.
-    public func crossfade(to next: Player, duration: Double, curve: FadeCurve = .equalPower, at point: TransitionPoint = .now) throws {
-        let member = "crossfade(to:duration:curve:at:)"
+    public func crossfade(to next: Player, duration: Double, curve: FadeCurve = .equalPower, on point: TransitionPoint = .now) throws {
+        let member = "crossfade(to:duration:curve:on:)"
         let engine = try liveEngine(member)
         guard next !== self else { throw failure(.invalidArgument, member, "a player cannot crossfade to itself") }
         guard next.engine === engine else { throw failure(.invalidArgument, member, "\(next) belongs to another engine") }
@@ -57,14 +57,25 @@ extension Player {
     /// Plays at `point` of `track`: a stinger on the next beat or bar of the music playing,
     /// sample-exact offline, heard on the beat in real time.
     ///
-    /// - Throws: as ``crossfade(to:duration:curve:at:)`` for the point, and what ``play()``
+    /// - Throws: as ``crossfade(to:duration:curve:on:)`` for the point, and what ``play()``
     ///   throws.
-    public func play(at point: TransitionPoint, of track: Player) throws {
-        let member = "play(at:of:)"
+    public func play(on point: TransitionPoint, of track: Player) throws {
+        let member = "play(on:of:)"
         let engine = try liveEngine(member)
         guard track.engine === engine else { throw failure(.invalidArgument, member, "\(track) belongs to another engine") }
         try start(at: try track.transitionStart(point, member), engine: engine)
     }
+
+    /// ``crossfade(to:duration:curve:on:)``: `at:` names a position or a time elsewhere
+    /// (`AudioEngine.play(_:at:)`, `play(atTime:)`); a beat or bar is `on:`.
+    @available(*, deprecated, renamed: "crossfade(to:duration:curve:on:)")
+    public func crossfade(to next: Player, duration: Double, curve: FadeCurve = .equalPower, at point: TransitionPoint) throws {
+        try crossfade(to: next, duration: duration, curve: curve, on: point)
+    }
+
+    /// ``play(on:of:)``: `at:` names a position or a time elsewhere; a beat or bar is `on:`.
+    @available(*, deprecated, renamed: "play(on:of:)")
+    public func play(at point: TransitionPoint, of track: Player) throws { try play(on: point, of: track) }
 
     /// The engine time and frame of the next `unit` of this player's sound, as heard.
     ///

@@ -2,18 +2,18 @@ extension Playlist {
     /// Crossfades from the item playing to the start of item `index` (the same one again
     /// works too): a second player of the playlist starts there and becomes ``player`` (with
     /// the first one's volume, bus, tempo, placement and policies), while the first fades out
-    /// and stops, as ``Player/crossfade(to:duration:curve:at:)`` does. Beats and bars are the
+    /// and stops, as ``Player/crossfade(to:duration:curve:on:)`` does. Beats and bars are the
     /// playlist's tempo. Events follow the new player: the item playing ends, item `index`
     /// starts.
     ///
     /// ```swift
-    /// try album.crossfade(toItem: 3, duration: 4, at: .nextBar)
+    /// try album.crossfade(toItem: 3, duration: 4, on: .nextBar)
     /// ```
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for an index outside
-    ///   the playlist, and what ``Player/crossfade(to:duration:curve:at:)`` throws.
-    public func crossfade(toItem index: Int, duration: Double, curve: FadeCurve = .equalPower, at point: TransitionPoint = .now) throws {
-        let member = "crossfade(toItem: \(index), duration:curve:at:)"
+    ///   the playlist, and what ``Player/crossfade(to:duration:curve:on:)`` throws.
+    public func crossfade(toItem index: Int, duration: Double, curve: FadeCurve = .equalPower, on point: TransitionPoint = .now) throws {
+        let member = "crossfade(toItem: \(index), duration:curve:on:)"
         guard plan.items.indices.contains(index) else {
             throw failure(.invalidArgument, member, "the index must be in 0..<\(plan.items.count)")
         }
@@ -32,8 +32,14 @@ extension Playlist {
         try incoming.setTempo(outgoing.tempo)
         if let bus = outgoing.bus { try incoming.setBus(bus) }
         try incoming.seek(toFrame: plan.items[index].start)
-        try outgoing.crossfade(to: incoming, duration: duration, curve: curve, at: point)
+        try outgoing.crossfade(to: incoming, duration: duration, curve: curve, on: point)
         current.withLock { $0 = incoming }
         timeline.state.withLockedValue { $0.active = ObjectIdentifier(incoming) }
+    }
+
+    /// ``crossfade(toItem:duration:curve:on:)``: a beat or bar is `on:`, as for players.
+    @available(*, deprecated, renamed: "crossfade(toItem:duration:curve:on:)")
+    public func crossfade(toItem index: Int, duration: Double, curve: FadeCurve = .equalPower, at point: TransitionPoint) throws {
+        try crossfade(toItem: index, duration: duration, curve: curve, on: point)
     }
 }

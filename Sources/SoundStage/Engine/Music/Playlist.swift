@@ -33,7 +33,7 @@ public final class Playlist: Sendable, CustomStringConvertible {
     /// The sounds, in order.
     public let items: [Sound]
     /// The player that plays them, one after another, as one sound. A crossfade between
-    /// items (``crossfade(toItem:duration:curve:at:)``) hands the playlist to a new one.
+    /// items (``crossfade(toItem:duration:curve:on:)``) hands the playlist to a new one.
     public var player: Player { current.withLock { $0 } }
     let current: LockedBox<Player>
     let plan: PlaylistPlan
