@@ -138,6 +138,14 @@ struct DrumDubScriptTests {
         #expect(right - left >= 10 && right - left <= 40, "interaural delay under HRTF: \(right - left) frames")
     }
 
+    @Test("the demo groove scripts/demo.sh renders is a script the game takes: all 12.5 s of it, heard")
+    func demoGroove() throws {
+        let groove = try String(contentsOf: Assets.folder.appendingPathComponent("grooves/demo.txt"), encoding: .utf8)
+        let render = try Self.render(groove, in: try TemporaryFolder(), name: "demo")
+        #expect(render.left.count == 12 * 48_000 + 24_000, "\(render.left.count) frames")
+        #expect(Measure.dB(render.left) > -40 && Measure.dB(render.right) > -40)
+    }
+
     @Test("a bad script is refused naming its line, and --help lists the keys")
     func badScripts() throws {
         let demo = try #require(ToolRunner.product("drumdub"))
