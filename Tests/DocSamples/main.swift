@@ -21,22 +21,33 @@ case "run":
         exit(2)
     }
     let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 2 : 2
-    // Not on the main actor: the main thread waits below.
+    // Not on the main actor: the main thread waits below, and it alone exits (two threads
+    // calling exit() at once is undefined: each runs the exit handlers).
+    let done = DispatchSemaphore(value: 0)
+    /// The exit status the sample's task leaves; read after it signals `done`.
+    final class Status: @unchecked Sendable {
+        private let lock = NSLock()
+        private var code: Int32 = 0
+        var value: Int32 {
+            get { lock.withLock { code } }
+            set { lock.withLock { code = newValue } }
+        }
+    }
+    let status = Status()
     Task.detached {
         do {
             try await sample.run()
             Given.shutdown()
             print("\(sample.id): returned")
-            exit(0)
         } catch {
             Given.shutdown()
             FileHandle.standardError.write(Data("\(sample.id): threw \(error)\n".utf8))
-            exit(1)
+            status.value = 1
         }
+        done.signal()
     }
-    Thread.sleep(forTimeInterval: seconds)
-    print("\(sample.id): still running after \(seconds) s")
-    exit(0)
+    if done.wait(timeout: .now() + seconds) == .timedOut { print("\(sample.id): still running after \(seconds) s") }
+    exit(status.value)
 default:
     FileHandle.standardError.write(Data("usage: doc-samples list | run ID [SECONDS]\n".utf8))
     exit(2)

@@ -25,10 +25,12 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     /// Whether it is closed, and the contexts to destroy first when it is.
     let life: DeviceLife
 
-    private init(handle: CHandle, kind: Kind) {
+    /// `life` is made where the device is opened, under the same hold of the lock, so the
+    /// exit handler never misses a device.
+    private init(handle: CHandle, kind: Kind, life: DeviceLife) {
         self.handle = handle
         self.kind = kind
-        life = OpenAL.withDevice { DeviceLife($0, raw: handle.raw, isCapture: false) }
+        self.life = life
         let (name, extensions) = OpenAL.withDevice { _ -> (String, [String]) in
             let name = OpenAL.string(alcGetString(handle.raw, ALC_ALL_DEVICES_SPECIFIER))
                 ?? OpenAL.string(alcGetString(handle.raw, ALC_DEVICE_SPECIFIER)) ?? "unnamed"
@@ -145,16 +147,18 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         if available.isEmpty {
             throw failure(.noOutputDevice, "openOutput(named:)", object: object, "OpenAL lists no output device: \(noDeviceAdvice)")
         }
-        let raw: OpaquePointer? = OpenAL.withDevice { _ in
-            let device = alcOpenDevice(name)
-            if device == nil { _ = alcGetError(nil) }
-            return device
+        let opened: DeviceLife? = OpenAL.withDevice { held in
+            guard let device = alcOpenDevice(name) else {
+                _ = alcGetError(nil)
+                return nil
+            }
+            return DeviceLife(held, raw: device, isCapture: false)
         }
-        guard let raw else {
+        guard let opened else {
             throw failure(.noOutputDevice, "openOutput(named:)", object: object,
                           "alcOpenDevice failed (no sound server or sound card answered): \(noDeviceAdvice)")
         }
-        return AudioDevice(handle: CHandle(raw: raw), kind: .output)
+        return AudioDevice(handle: CHandle(raw: opened.raw), kind: .output, life: opened)
     }
 
     /// Opens a loopback device that renders `format` into memory when asked
@@ -177,7 +181,7 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
             throw failure(.unsupportedFormat, "openLoopback(format:)", object: object,
                           "a device cannot output the \(format.channels.rawValue) layout; use one of \(ChannelLayout.outputLayouts.map(\.rawValue).joined(separator: ", "))")
         }
-        let result: Result<OpaquePointer, SoundStageError> = OpenAL.withDevice { _ in
+        let result: Result<DeviceLife, SoundStageError> = OpenAL.withDevice { held in
             guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
                 _ = alcGetError(nil)
                 return .failure(failure(.noOutputDevice, "openLoopback(format:)", object: object,
@@ -190,9 +194,10 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
                 return .failure(failure(.unsupportedFormat, "openLoopback(format:)", object: object,
                                         "OpenAL Soft cannot render this format (alcIsRenderFormatSupportedSOFT)"))
             }
-            return .success(raw)
+            return .success(DeviceLife(held, raw: raw, isCapture: false))
         }
-        return AudioDevice(handle: CHandle(raw: try result.get()), kind: .loopback(format))
+        let opened = try result.get()
+        return AudioDevice(handle: CHandle(raw: opened.raw), kind: .loopback(format), life: opened)
     }
 
     // MARK: - Queries

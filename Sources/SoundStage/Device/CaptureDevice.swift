@@ -24,12 +24,12 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     /// The buffer lengths allowed, in seconds.
     public static let bufferSecondsRange = 0.05...10.0
 
-    private init(handle: CHandle, name: String, format: RenderFormat, bufferFrames: Int) {
+    private init(handle: CHandle, name: String, format: RenderFormat, bufferFrames: Int, life: DeviceLife) {
         self.handle = handle
         self.name = name
         self.format = format
         self.bufferFrames = bufferFrames
-        life = OpenAL.withDevice { DeviceLife($0, raw: handle.raw, isCapture: true) }
+        self.life = life
         hasDisconnect = OpenAL.withDevice { _ in alcIsExtensionPresent(handle.raw, "ALC_EXT_disconnect") != ALC_FALSE }
     }
 
@@ -72,15 +72,18 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
             throw failure(.invalidArgument, member, object: object, "the buffer must be \(bufferSecondsRange) s, got \(bufferSeconds)")
         }
         let frames = Int(bufferSeconds * Double(format.sampleRate))
-        let raw: OpaquePointer? = OpenAL.withDevice { _ in
-            let device = alcCaptureOpenDevice(chosen, ALCuint(format.sampleRate), alFormat, ALCsizei(frames))
-            if device == nil { _ = alcGetError(nil) }
-            return device
+        // Noted in the process's list under the same hold of the lock (see DeviceLife).
+        let opened: DeviceLife? = OpenAL.withDevice { held in
+            guard let device = alcCaptureOpenDevice(chosen, ALCuint(format.sampleRate), alFormat, ALCsizei(frames)) else {
+                _ = alcGetError(nil)
+                return nil
+            }
+            return DeviceLife(held, raw: device, isCapture: true)
         }
-        guard let raw else {
+        guard let opened else {
             throw failure(.unsupportedFormat, member, object: object, "alcCaptureOpenDevice failed: the device did not open in this format (or went away)")
         }
-        return CaptureDevice(handle: CHandle(raw: raw), name: chosen, format: format, bufferFrames: frames)
+        return CaptureDevice(handle: CHandle(raw: opened.raw), name: chosen, format: format, bufferFrames: frames, life: opened)
     }
 
     /// The AL format for `format`, nil for more than two channels.

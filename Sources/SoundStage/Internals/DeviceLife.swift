@@ -51,6 +51,8 @@ final class DeviceLife: @unchecked Sendable {
             for life in DeviceLife.open.withLock({ Array($0.values) }) {
                 life.close(held, "exit", object: life.isCapture ? "a capture device" : "a device")
             }
+            // What closing found (writes never checked), said now: the lock is never let go.
+            Log.flushWaiting()
         }
     }
 }

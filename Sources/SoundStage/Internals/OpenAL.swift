@@ -199,6 +199,8 @@ enum OpenAL {
     static func withThreadContext<R>(_ context: ContextHandle, _ body: () throws -> R) throws -> R {
         if context.isClosed { throw context.closedError }
         if alcGetThreadContext() != context.raw, alcSetThreadContext(context.raw) == ALC_FALSE {
+            // Closed by another thread between the check and the call.
+            if context.isClosed { throw context.closedError }
             throw SoundStageError(.alcInvalidContext, operation: "OpenAL.withThreadContext", object: "context \(context.raw)",
                                   reason: "OpenAL refused to make the context current")
         }
