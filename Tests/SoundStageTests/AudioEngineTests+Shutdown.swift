@@ -76,4 +76,45 @@ extension AudioEngineTests {
         engine.shutdown()
     }
 
+    @Test("shutdown or a close inside a batch: the batch ends without an OpenAL call on the closed context, the other context plays on")
+    func shutdownInsideABatch() throws {
+        // The engine shut down from inside its own context's batch (OpenAL's error trap is on in
+        // the suite: a call on the destroyed context would kill the run).
+        let engine = try AudioEngine(output: .offline(RenderFormat()), service: .manual())
+        let source = try AudioSource(context: engine.context)
+        try engine.context.update { batch in
+            try batch.set(.gain, of: source, to: 0.5)
+            engine.shutdown()
+        }
+        #expect(engine.device.isClosed)
+
+        // A second device closed from inside a batch of the first: the first is current again
+        // after it, and plays.
+        let kept = try AudioEngine(output: .offline(RenderFormat()), service: .manual())
+        let closed = try AudioEngine(output: .offline(RenderFormat()), service: .manual())
+        let tone = try Sound(engine: kept, waveform: .sine, frequency: 440, duration: 1)
+        let player = kept.makePlayer(tone)
+        try player.play()
+        let keptSource = try AudioSource(context: kept.context)
+        try kept.context.update { batch in
+            try batch.set(.gain, of: keptSource, to: 0.5)
+            try closed.context.update { _ in closed.device.close() }
+            try batch.set(.gain, of: keptSource, to: 0.25)
+        }
+        #expect(keptSource.get(.gain) == 0.25)
+        // The enclosing batch's context closed inside a nested batch of another: it is not made
+        // current again when the nested one ends (OpenAL would refuse it with an error).
+        let enclosing = try AudioEngine(output: .offline(RenderFormat()), service: .manual())
+        try enclosing.context.update { _ in
+            try kept.context.update { batch in
+                enclosing.shutdown()
+                try batch.set(.gain, of: keptSource, to: 0.75)
+            }
+        }
+        #expect(enclosing.device.isClosed && keptSource.get(.gain) == 0.75)
+        #expect(closed.device.isClosed && !kept.device.isClosed)
+        let audio = try kept.render(frames: 4_800)
+        #expect(Measure.dB(audio, channel: 0) > -20, "the context the batch was for plays on")
+        kept.shutdown()
+    }
 }

@@ -61,15 +61,15 @@ enum OpenAL {
     /// ``withContext(_:_:)`` running, nil outside any. Like the lock, storage that lives as
     /// long as the process, reached without reference counting.
     struct State: @unchecked Sendable {
-        private let active = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 1)
+        private let active = UnsafeMutablePointer<ContextHandle?>.allocate(capacity: 1)
 
         init() { active.initialize(to: nil) }
 
         @inline(__always)
-        func active(_ held: borrowing LockHeld) -> OpaquePointer? { active.pointee }
+        func active(_ held: borrowing LockHeld) -> ContextHandle? { active.pointee }
 
         @inline(__always)
-        func setActive(_ held: borrowing LockHeld, _ context: OpaquePointer?) { active.pointee = context }
+        func setActive(_ held: borrowing LockHeld, _ context: ContextHandle?) { active.pointee = context }
     }
 
     /// Runs `body` under the lock with `context` current on this thread.
@@ -77,7 +77,9 @@ enum OpenAL {
     /// Calls nest (a `deinit` run inside `body` deletes its own names in its own context); a
     /// nested call for another context makes the enclosing call's context current again when
     /// it returns. Only a context an enclosing call made current is ever restored: a thread's
-    /// earlier context may have been destroyed since by another thread.
+    /// earlier context may have been destroyed since by another thread. A context the body
+    /// destroyed (an engine shut down inside ``AudioContext/update(_:)``) is not made current
+    /// again, as an enclosing one nor after the body.
     ///
     /// With per-thread contexts, a thread lets go of its context as it lets go of the lock
     /// (``RecursiveLock``): OpenAL Soft keeps a thread's context referenced until that thread
@@ -94,16 +96,16 @@ enum OpenAL {
             // A destroyed context is never made current again (OpenAL would refuse it).
             if context.isClosed { throw context.closedError }
             let outer = gateway.state.active(held)
-            gateway.state.setActive(held, context.raw)
+            gateway.state.setActive(held, context)
             defer {
                 gateway.state.setActive(held, outer)
-                if let outer, outer != context.raw, !setCurrent(outer) {
-                    Log.report(SoundStageError(.alcInvalidContext, operation: "OpenAL.withContext", object: "context \(outer)",
+                if let outer, outer.raw != context.raw, !outer.isClosed, !setCurrent(outer.raw) {
+                    Log.report(SoundStageError(.alcInvalidContext, operation: "OpenAL.withContext", object: "context \(outer.raw)",
                                                reason: "OpenAL refused to make the enclosing call's context current again"))
                 }
             }
             // Inside a call for the same context, it is current already.
-            if outer != context.raw, currentContext(gateway) != context.raw { try makeCurrent(held, context.raw) }
+            if outer?.raw != context.raw, currentContext(gateway) != context.raw { try makeCurrent(held, context.raw) }
             assert(currentContext(gateway) == context.raw, "SoundStage: a context was made current outside the gateway")
             return try body(ALScope(context: context, held))
         }

@@ -57,9 +57,14 @@ extension AudioContext {
             do {
                 try body(&batch)
             } catch {
-                if deferred { alProcessUpdatesSOFT() }   // what was written before the error still applies
+                // What was written before the error still applies (unless the body closed
+                // the context, and it with them).
+                if deferred, !handle.isClosed { alProcessUpdatesSOFT() }
                 throw error
             }
+            // The body may have shut the engine down or closed the device: the changes went
+            // with the context, and nothing is current to apply or check them in.
+            if handle.isClosed { return }
             if deferred { alProcessUpdatesSOFT() }
             try scope.checkPending()
         }
