@@ -41,18 +41,18 @@ struct AudioEngineTests {
         #expect(onsets(try engine.render(frames: 9_600).channel(0)).isEmpty)
     }
 
-    @Test("playEffect plays once and lets go; a muted effect renders silence")
+    @Test("playEffect (deprecated, still working) plays once and lets go; a muted effect renders silence")
     func effects() throws {
         let engine = try EngineRig.offline()
         defer { engine.shutdown() }
         let sound = try EngineRig.sine(engine, amplitude: 0.5, seconds: 0.05)
         let before = engine.context.sourceCount
-        try engine.playEffect(sound)
+        try (engine as any DeprecatedEffects).playEffect(sound, volume: 1)
         #expect(Measure.dB(try engine.render(frames: 2_400), channel: 0) > -20)
         _ = try engine.render(frames: 4_800)
         #expect(engine.context.sourceCount == before, "the effect's source was released")
         engine.effectsMuted = true
-        try engine.playEffect(sound)
+        try (engine as any DeprecatedEffects).playEffect(sound, volume: 1)
         let muted = try engine.render(frames: 2_400)
         #expect(Measure.dB(muted, channel: 0) == -160 && Measure.dB(muted, channel: 1) == -160)
         // Players that are not effects are not muted.
@@ -111,7 +111,7 @@ struct AudioEngineTests {
                         player.pan = Float(t - 3) / 3
                         try? player.play()
                         if i % 3 == 0 { player.stop() }
-                        if i % 5 == 0 { _ = try? engine.playEffect(sound) }
+                        if i % 5 == 0 { _ = try? (engine as any DeprecatedEffects).playEffect(sound, volume: 1) }
                     }
                 }
             }
@@ -222,3 +222,12 @@ private final class ReentrantLog: PlayerDelegate, @unchecked Sendable {
         engine.update()
     }
 }
+
+/// The deprecated `playEffect(_:volume:)`, called through a requirement of its own so its test
+/// builds without a deprecation warning.
+private protocol DeprecatedEffects {
+    @discardableResult
+    func playEffect(_ sound: Sound, volume: Float) throws -> Player
+}
+
+extension AudioEngine: DeprecatedEffects {}

@@ -3,7 +3,7 @@ extension AudioEngine {
     public var masterBus: Bus { Bus(pool: voices, index: 0) }
     /// Music: players play here unless told otherwise.
     public var musicBus: Bus { Bus(pool: voices, index: 1) }
-    /// Effects: voices and ``playEffect(_:volume:)`` play here unless told otherwise; muting
+    /// Effects: voices play here unless told otherwise; muting
     /// it is ``effectsMuted``.
     public var effectsBus: Bus { Bus(pool: voices, index: 2) }
     /// Interface sounds.

@@ -66,7 +66,7 @@ extension READMESamples {
         try hit.setLoopRegion(0.05..<0.25)      // intro once, then the region forever (AL_SOFT_loop_points)
         try engine.play([hit, player], atTime: engine.currentTime + 0.5)   // same sample, half a second from now
 
-        try engine.playEffect(snare)            // fire and forget; engine.effectsMuted = true silences effects
+        try engine.play(snare)                  // a one-shot voice; engine.effectsMuted = true silences effects
 
         for await event in player.events() {    // or a PlayerDelegate
             print(event)                        // finished(successfully:), decodeError, interruptionBegan/Ended

@@ -4,7 +4,7 @@
 /// Every engine has a master bus with four children, `music`, `effects`, `ui` and `dialog`
 /// (``AudioEngine/masterBus`` and its siblings), and the game adds its own with
 /// ``AudioEngine/makeBus(named:parent:)``. Voices play on the effects bus unless told
-/// otherwise, players on the music bus, ``AudioEngine/playEffect(_:volume:)`` on effects.
+/// otherwise, players on the music bus.
 /// A bus is a small handle; two handles to the same bus are equal.
 public struct Bus: Sendable, Hashable, CustomStringConvertible {
     let pool: VoicePool

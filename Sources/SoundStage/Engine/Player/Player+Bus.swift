@@ -1,7 +1,7 @@
 extension Player {
-    /// The bus the player plays through: the music bus unless set (the effects bus for
-    /// ``AudioEngine/playEffect(_:volume:)``). Its gain multiplies ``volume``; pausing it
-    /// pauses the player, resuming it resumes the player. nil once the engine is gone.
+    /// The bus the player plays through: the music bus unless set. Its gain multiplies
+    /// ``volume``; pausing it pauses the player, resuming it resumes the player. nil once the
+    /// engine is gone.
     /// Setting a bus of another engine is ignored; ``setBus(_:)`` throws.
     public var bus: Bus? {
         get {

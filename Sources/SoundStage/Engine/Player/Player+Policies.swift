@@ -5,7 +5,8 @@ public enum OutputLossPolicy: String, Sendable, Hashable {
     /// default for players of ``AudioEngine/makePlayer(_:)``. Categories that never pause
     /// (``AudioSession/Category/ambient``) keep it playing.
     case pause
-    /// Keep playing on the new device. The default for ``AudioEngine/playEffect(_:volume:)``.
+    /// Keep playing on the new device, as voices do. The default for the players of the
+    /// deprecated `playEffect(_:volume:)`.
     case keepPlaying
 }
 

@@ -58,7 +58,7 @@ struct PlayerSettings {
     var position: SIMD3<Float>?
     var interruptionPolicy = InterruptionPolicy.resume
     /// The bus it plays through (an index in its engine's bus table): music, or effects for
-    /// ``AudioEngine/playEffect(_:volume:)``.
+    /// the deprecated `AudioEngine.playEffect(_:volume:)`.
     var bus: Int32 = Bus.musicIndex
     /// nil: the default for the player's kind.
     var outputLossPolicy: OutputLossPolicy?
