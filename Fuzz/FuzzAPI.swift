@@ -5,6 +5,7 @@
 // that names its object and a reason; nothing crashes, OpenAL never sees a bad value, and
 // LeakSanitizer finds nothing left when the engine goes.
 import Foundation
+import SoundStage
 
 /// The bytes of one input, read as the program's calls and arguments (zeros once used up).
 struct FuzzBytes {

@@ -3,6 +3,7 @@
 // plays only generated tones is rendered too (under OpenAL Soft's error traps): rendering
 // either works or throws a typed error.
 import Foundation
+import SoundStage
 
 func fuzzScene(_ data: Data) {
     let scene: SceneDescription
@@ -15,7 +16,7 @@ func fuzzScene(_ data: Data) {
         preconditionFailure("untyped error \(error)")
     }
     let tonesOnly = scene.sources.allSatisfy { if case .tone = $0.sound { return true } else { return false } }
-    guard tonesOnly, scene.musicSounds.isEmpty, scene.duration <= 0.25, scene.sources.count <= 16 else { return }
+    guard tonesOnly, scene.music.tracks.isEmpty, scene.music.stingers.isEmpty, scene.duration <= 0.25, scene.sources.count <= 16 else { return }
     do {
         _ = try SceneRenderer(scene: scene).render()
     } catch let error as SceneError {

@@ -67,7 +67,7 @@ export SOUNDSTAGE_TIER=full
 # playlist beside the game's tests, and the voices that live ten minutes.
 phase "starved stream" swift test --skip-build --filter UnderrunTests
 phase "device lost 100 times" swift test --skip-build --filter FaultInjectionDeviceLossTests
-# Beside them, the fuzzer is built (four minutes of compiling) at the lowest priority: the
+# Beside them, the fuzzer is built (two and a half minutes of compiling) at the lowest priority: the
 # playlist's mixer keeps 150 ms ahead of the server, and the machine is otherwise idle then.
 mkdir -p .build-fuzz
 nice -n 19 scripts/fuzz.sh build > .build-fuzz/build.log 2>&1 &
