@@ -143,11 +143,31 @@ let package = Package(
             dependencies: ["SoundStage"],
             path: "Tests/DocSamples"
         ),
+        // The tests, in targets by tier, in folders that mirror Sources: offline renders
+        // (parallel), the live ones on the real sound server (scripts/test.sh runs them in a
+        // process of their own, serialized), and the game's (offline scripts, and the game in
+        // a terminal). What they share (rigs, measures, the sound server, child processes) is
+        // a target of its own, reached with `package` access.
+        .target(
+            name: "SoundStageTestSupport",
+            dependencies: ["SoundStage", "CSystemd"],
+            path: "Tests/SoundStageTestSupport"
+        ),
         .testTarget(
             name: "SoundStageTests",
-            dependencies: ["SoundStage", "COpenAL", "CSystemd", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SoundStage", "SoundStageTestSupport", "COpenAL", .product(name: "Logging", package: "swift-log")],
             path: "Tests/SoundStageTests",
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "SoundStageLiveTests",
+            dependencies: ["SoundStage", "SoundStageTestSupport"],
+            path: "Tests/SoundStageLiveTests"
+        ),
+        .testTarget(
+            name: "DrumDubTests",
+            dependencies: ["SoundStage", "SoundStageTestSupport"],
+            path: "Tests/DrumDubTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -16,7 +16,8 @@
 # Seeds come from Fuzz/corpus/<target> (the decoders' made by Fuzz/make-seeds.sh when
 # missing); new interesting inputs are kept in .build-fuzz/corpus/<target>, crashes in
 # .build-fuzz/crashes/<target>. Commit a crashing input as a regression test in
-# Tests/SoundStageTests/Fixtures/fuzz and Tests/SoundStageTests/FuzzRegressionTests.swift.
+# Tests/SoundStageTests/Fixtures/fuzz and Tests/SoundStageTests/Decoding/FuzzRegressionTests.swift;
+# `swift run soundstage-fuzz TARGET FILE` replays one in a plain build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

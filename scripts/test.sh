@@ -4,14 +4,16 @@
 # a sound server, and runs `swift test` with OpenAL Soft's error traps on, so any OpenAL error
 # aborts the run.
 #
-#   scripts/test.sh            the quick tier: every offline test and the live ones that fit a
-#                              few minutes (under 5 minutes once built, on 2 cores)
-#   scripts/test.sh --full     the full tier (CI): the quick tier, then the long runs: a stream
-#                              starved for 300 ms, the device lost a hundred times each way,
-#                              ten minutes of a playlist recorded beside the game's tests,
-#                              voices that live ten minutes, five minutes of the soak, the
-#                              documentation (no warning, every public symbol documented) and
-#                              every fuzz target for 30 s
+#   scripts/test.sh            the quick tier: every offline test, in parallel, and a smoke set
+#                              of the live ones, serialized (under 5 minutes once built, on 2
+#                              cores)
+#   scripts/test.sh --full     the full tier (CI): every offline test, every live test
+#                              serialized (a stream starved for 300 ms and the device lost a
+#                              hundred times among them), ten minutes of a playlist recorded
+#                              beside the game played in a terminal, voices that live ten
+#                              minutes, every fuzz target for 30 s, five minutes of the soak,
+#                              and the documentation (no warning, every public symbol
+#                              documented)
 #   scripts/test.sh ARGS...    `swift test ARGS...` (e.g. --filter Spatial), as in the full tier
 #
 # The tests never play through a sound server that was running already (a developer's
@@ -54,28 +56,38 @@ if [[ $# -gt 0 ]]; then
 fi
 
 phase build swift build --build-tests
-# The timing tests on the real sound server (a stream starved for 300 ms, the device lost a
-# hundred times, ten minutes of a playlist recorded for gaps) measure the output itself,
-# which a loaded 2-core machine starves (OpenAL Soft's mixer thread misses the server's
-# deadline): they are the full tier's, each run apart from the rest.
-phase "quick tier" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build
-[[ $full == 1 ]] || exit 0
+# The tiers are test targets (Tests/): SoundStageTests, offline renders, run in parallel; the
+# game's (DrumDubTests: scripts rendered offline, and the game in a terminal); and
+# SoundStageLiveTests, on the real sound server, run serialized in a process of their own,
+# so that no render of another test loads the machine while one listens. The timing tests
+# among them (a stream starved for 300 ms, the device lost a hundred times, ten minutes of a
+# playlist recorded for gaps, the game heard through tmux) measure the output itself: they
+# are the full tier's.
+offline='^(SoundStageTests|DrumDubTests)\.'
+live='^SoundStageLiveTests\.'
+# The live smoke set of the quick tier: the device, a real-time engine, the tool, the first
+# hour, the documentation's samples, recording in the session, the round trip.
+smoke='^SoundStageLiveTests\.(AudioDeviceServerTests|AudioEngineServiceThreadTests|AudioEngineRealMovingTests|SoundStageToolServerTests|SoundStageToolFirstHourTests|DocSamplesRunTests|RecorderSessionTests|LatencyTests)'
+phase "offline tests (parallel)" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build --filter "$offline"
+if [[ $full == 0 ]]; then
+    phase "live smoke set (serialized)" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build --no-parallel --filter "$smoke"
+    exit 0
+fi
 export SOUNDSTAGE_TIER=full
-# The starved stream alone on the machine (its recorded silence is compared with the reported
-# one to 5 ms, or one mixer update more); then the device lost a hundred times (a test that
-# waits on a child in real time, starved for seconds beside the rest); then the ten-minute
-# playlist beside the game's tests, and the voices that live ten minutes.
-phase "starved stream" swift test --skip-build --filter UnderrunTests
-phase "device lost 100 times" swift test --skip-build --filter FaultInjectionDeviceLossTests
-# Beside them, the fuzzer is built (two and a half minutes of compiling) at the lowest priority: the
-# playlist's mixer keeps 150 ms ahead of the server, and the machine is otherwise idle then.
+# Every live test, one at a time: the starved stream (its recorded silence compared with the
+# reported one to 5 ms, or one mixer update more) and the hundred device losses among them.
+phase "live tests (serialized)" swift test --skip-build --no-parallel --filter "$live" --skip PlaylistServerTests
+# Then the ten-minute playlist beside the game in a terminal and the voices that live ten
+# minutes. Beside them, at the lowest priority, the fuzzer is built (two and a half minutes
+# of compiling) and every target fuzzed for 30 s: the playlist's mixer keeps 150 ms ahead of
+# the server, and a process at nice 19 gets the cores only when nothing else wants them.
 mkdir -p .build-fuzz
-nice -n 19 scripts/fuzz.sh build > .build-fuzz/build.log 2>&1 &
+nice -n 19 bash -c 'scripts/fuzz.sh build && scripts/fuzz.sh all 30' > .build-fuzz/run.log 2>&1 &
 fuzzer=$!
 phase "ten-minute playlist, the game, long voices" swift test --skip-build --filter "PlaylistServerTests|DrumDubGameTests|VoicePhaseTests/longLives"
-phase "the fuzzer's build" wait "$fuzzer" || { cat .build-fuzz/build.log; exit 1; }
+phase "fuzzing (built and run beside them, 30 s a target)" wait "$fuzzer" || { cat .build-fuzz/run.log; exit 1; }
+grep -E "^==> (fuzzing|every)|^Done [0-9]+ runs" .build-fuzz/run.log >&2 || true
 # The soak alone: beside the documentation and the fuzzing its memory grew 1,028,096 bytes
 # after the warm-up in one of two runs, over its 1,000,000-byte limit.
 phase "soak (5 minutes offline)" env SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
 phase documentation scripts/docs.sh
-phase "fuzzing (30 s a target)" scripts/fuzz.sh all 30

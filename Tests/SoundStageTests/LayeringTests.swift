@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SoundStageTestSupport
 
 /// The library's folders are layers: each may use only the ones before it. A file naming a
 /// type declared in a later layer breaks the layering.
@@ -8,8 +9,7 @@ struct LayeringTests {
     /// The layers, lowest first (ARCHITECTURE.md explains them).
     static let layers = ["Errors", "Internals", "Device", "Properties", "Effects", "Decoding", "Signal", "Objects", "Session", "Recording", "Engine", "Scene"]
 
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SoundStage")
+    static let sources = Repository.url("Sources/SoundStage")
 
     /// The Swift files of a layer's folder, with their code (comments and string literals removed).
     static func files(of layer: String) throws -> [(name: String, code: String)] {
@@ -53,5 +53,31 @@ struct LayeringTests {
         }
         #expect(problems.isEmpty, "\(problems.sorted().joined(separator: "\n"))")
         #expect(files.flatMap { $0 }.count > 60, "found \(files.flatMap { $0 }.count) files under \(Self.sources.path)")
+    }
+
+    @Test("the test folders mirror Sources: each names a folder of the library or the tool, and each file a thing tested")
+    func testsMirrorSources() throws {
+        var problems: [String] = []
+        for target in ["SoundStageTests", "SoundStageLiveTests"] {
+            let root = Repository.url("Tests/\(target)")
+            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in walker where url.pathExtension == "swift" {
+                let relative = url.path.replacingOccurrences(of: root.path + "/", with: "")
+                let folder = (relative as NSString).deletingLastPathComponent
+                let name = url.deletingPathExtension().lastPathComponent
+                if folder.hasPrefix("Support") || folder.hasPrefix("Fixtures") { continue }
+                // The package as a whole (layering, documentation samples) sits at the top.
+                if !folder.isEmpty {
+                    let mirrored = ["Sources/SoundStage/\(folder)", "Sources/\(folder)"].contains {
+                        FileManager.default.fileExists(atPath: Repository.url($0).path)
+                    }
+                    if !mirrored { problems.append("\(target)/\(relative): no Sources folder \(folder)") }
+                }
+                if !name.split(separator: "+")[0].hasSuffix("Tests") || name.contains("Review") {
+                    problems.append("\(target)/\(relative): not named after what it tests (Thing Tests[+Concern])")
+                }
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.sorted().joined(separator: "\n"))")
     }
 }

@@ -1,6 +1,7 @@
 import COpenAL
 import Foundation
 @testable import SoundStage
+import SoundStageTestSupport
 
 /// Whether OpenAL still knows these source and buffer names in `context`.
 func aliveNames(_ context: AudioContext, sources: [UInt32], buffers: [UInt32]) throws -> (sources: Int, buffers: Int) {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import SoundStage
+import SoundStageTestSupport
 
 /// Collects a session's events from its delegate, noting whether each arrived on the
 /// session's thread.

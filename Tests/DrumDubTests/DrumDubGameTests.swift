@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import SoundStage
+import SoundStageTestSupport
+
+/// drumdub's game played in a real terminal (tmux) on a real PulseAudio server, heard through
+/// the sink's monitor (parec). These measure the output as it happens, so the test script runs
+/// them in its second pass, alone on the machine (``RecordingRig/timingEnabled``).
+@Suite("DrumDubGameTests: the game in a terminal, heard at the sound server", .serialized, .enabled(if: RecordingRig.timingEnabled))
+struct DrumDubGameTests {
+    /// Frames of a stereo float recording so far.
+    static func frames(_ recording: ChildProcess) -> Int { recording.bytes.count / 8 }
+
+    /// The first frame from `from` on where the stereo `samples` sound (|L| + |R| > 0.01).
+    static func onset(_ samples: [Float], from: Int) -> Int? {
+        stride(from: from * 2, to: samples.count - 1, by: 2).first { abs(samples[$0]) + abs(samples[$0 + 1]) > 0.01 }.map { $0 / 2 }
+    }
+
+    /// Right minus left, in dB, over `seconds` from `frame` of a stereo recording.
+    static func balance(_ samples: [Float], at frame: Int, seconds: Double = 0.2) -> Double {
+        let end = min(samples.count / 2, frame + Int(seconds * 48_000))
+        let left = (frame..<end).map { samples[2 * $0] }, right = (frame..<end).map { samples[2 * $0 + 1] }
+        return Measure.dB(right) - Measure.dB(left)
+    }
+
+    @Test("a snare key: its onset at the sink within 100 ms, its meter moves; turned 180 degrees it swaps sides; q gives the terminal back")
+    func snareKey() throws {
+        let game = try DrumDubGame()
+        defer { game.stop() }
+        try game.press("p")
+        #expect(game.terminal.waitFor("music  paused"), "\(game.terminal.screen)")
+        let recording = try game.pulse.record("game", channels: 2, latencyMilliseconds: 5)
+        defer { recording.stop() }
+        recording.waitForSamples(seconds: 2, timeout: 15)   // 1 s of stereo frames
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(game.screen.meterCells("1 snare") == 0)
+
+        let sent1 = Self.frames(recording)
+        try game.press("1")
+        Thread.sleep(forTimeInterval: 0.3)
+        let lit = game.screen.meterCells("1 snare") ?? 0, master = game.screen.meterCells("master") ?? 0
+        #expect(lit >= 8 && master >= 8, "meters after the snare: snare \(lit) cells, master \(master) cells of 16")
+        Thread.sleep(forTimeInterval: 0.7)
+        for _ in 0..<6 { try game.press("a") }
+        #expect(game.terminal.waitFor("facing 180"), "\(game.terminal.screen)")
+        Thread.sleep(forTimeInterval: 0.3)
+        let sent2 = Self.frames(recording)
+        try game.press("1")
+        Thread.sleep(forTimeInterval: 1.0)
+
+        let samples = recording.samples
+        let onset1 = try #require(Self.onset(samples, from: sent1)), onset2 = try #require(Self.onset(samples, from: sent2))
+        let latency1 = Double(onset1 - sent1) / 48_000, latency2 = Double(onset2 - sent2) / 48_000
+        print("drumdub snare key: onset \(Int(latency1 * 1000)) ms and \(Int(latency2 * 1000)) ms after the key (recording frames)")
+        #expect(latency1 < 0.1 && latency2 < 0.1, "onsets \(latency1) s and \(latency2) s after the key")
+        let before = Self.balance(samples, at: onset1), after = Self.balance(samples, at: onset2)
+        print("drumdub snare: right minus left \(before) dB facing up the room, \(after) dB turned around")
+        #expect(before < -6 && after > 6, "the snare (front left) is heard left, then right after the turn: \(before) dB, \(after) dB")
+
+        try game.press("q")
+        #expect(game.terminal.waitFor("drumdub: bye"))
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(game.terminalRestored, "stty -g after the game differs from before")
+        #expect(!game.terminal.screen.contains("levels (dBFS)"), "the game's screen is gone: \(game.terminal.screen)")
+    }
+
+    @Test("Ctrl-Z: silence at the sink, the shell has the terminal; fg: the music back from where it paused, the snare not")
+    func suspendAndResume() throws {
+        let game = try DrumDubGame()
+        defer { game.stop() }
+        let recording = try game.pulse.record("game", latencyMilliseconds: 5)
+        defer { recording.stop() }
+        #expect(DrumDubGame.waitForSound(recording), "the music reaches the sink")
+        Thread.sleep(forTimeInterval: 1.0)
+        let hitFrame = recording.bytes.count / 4
+        try game.press("1")
+        Thread.sleep(forTimeInterval: 0.05)
+        try game.press("C-z")
+        #expect(game.terminal.waitFor("Stopped"), "\(game.terminal.screen)")
+        #expect(game.terminal.screen.contains("drumdub: suspended"))
+        Thread.sleep(forTimeInterval: 1.5)
+        try game.terminal.run("fg")
+        #expect(game.terminal.waitFor("interruption over"), "\(game.terminal.screen)")
+        Thread.sleep(forTimeInterval: 1.5)
+        let samples = recording.samples
+
+        let gap = DrumDubGame.longestSilence(samples)
+        print("drumdub Ctrl-Z: \(Double(gap.length) / 48_000) s of silence at the sink")
+        #expect(gap.length > Int(1.2 * 48_000), "silence while stopped: \(Double(gap.length) / 48_000) s")
+        #expect(gap.start > hitFrame)
+
+        // The music's playhead: where a window before the snare and one after the gap are in the loop.
+        let rig = try LoopbackRig()
+        let stereo = try AudioBuffer(context: rig.context, contentsOf: Assets.music).floatSamples()
+        let loop = stride(from: 0, to: stereo.count, by: 2).map { (stereo[$0] + stereo[$0 + 1]) / 2 }
+        let n = 4_096
+        let a = hitFrame - n - 2_400, b = gap.start + gap.length + 9_600
+        let before = DrumDubGame.offset(of: Array(samples[a..<(a + n)]), in: loop)
+        let after = DrumDubGame.offset(of: Array(samples[b..<(b + n)]), in: loop)
+        var moved = Double(after.offset - before.offset), heard = Double(b - a - gap.length)
+        if moved < heard - 192_000 { moved += 384_000 }
+        let jump = (moved - heard) / 48_000
+        print("drumdub Ctrl-Z: the music went on \(jump * 1000) ms off where it paused (correlations \(before.correlation), \(after.correlation))")
+        #expect(before.correlation > 0.9 && after.correlation > 0.9, "windows found in the loop: \(before.correlation), \(after.correlation)")
+        #expect(abs(jump) < 0.1, "the music resumed \(jump) s off its paused playhead")
+
+        // The snare (noise, high) shows in the first difference; the music (under 400 Hz) hardly.
+        func edge(_ from: Int, _ count: Int) -> Double { Measure.dB((from..<(from + count)).map { samples[$0] - samples[$0 - 1] }) }
+        let music = edge(a, n)
+        let resumed = gap.start + gap.length
+        let tail = stride(from: resumed, to: resumed + 24_000, by: 480).filter { edge($0, 480) > music + 6 }.count
+        print("drumdub Ctrl-Z: \(tail * 10) ms of snare after the resume (the snare is 250 ms; music's edge level \(music) dB)")
+        #expect(tail * 480 < 6_000, "the snare is not resumed: \(tail * 10) ms of it after fg")
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import SoundStage
+import Testing
+import SoundStageTestSupport
+
+/// Fault injection: the output device lost mid-play, a hundred times in a row, and recovered
+/// each time. `soundstage session` is the game, in a child process (OpenAL Soft reads its
+/// configuration once per process); what it prints is what the engine and the session report.
+/// Each cycle waits until the device has played longer than the engine's healthy-output
+/// window (1 s), so every loss is a new one and the engine's first retry comes at once.
+/// The test script runs the suite after the rest, with the timing suites: a test that waits
+/// in real time for a child process is starved for seconds on a loaded 2-core machine.
+@Suite("Fault injection: the output device lost mid-play, 100 times",
+       .enabled(if: RecordingRig.timingEnabled, "needs the PulseAudio server scripts/test.sh starts, and a quiet machine (it runs them after the rest)"))
+struct FaultInjectionDeviceLossTests {
+    static let cycles = 100
+    /// How long each recovered device plays before the next loss.
+    static let playSeconds = 1.1
+
+    /// glibc's prlimit(2), which its headers declare only for _GNU_SOURCE.
+    typealias PRLimit = @convention(c) (pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?) -> Int32
+    static let prlimit: PRLimit? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prlimit").map { unsafeBitCast($0, to: PRLimit.self) }
+
+    /// Sets the soft limit on the size of the files process `pid` writes (`nil`: none), as
+    /// `prlimit --fsize` does; the hard limit stays unlimited, so it can be raised again.
+    static func limitFileSize(of pid: pid_t, to bytes: UInt64?) throws {
+        var limit = rlimit(rlim_cur: bytes.map { rlim_t($0) } ?? rlim_t.max, rlim_max: rlim_t.max)   // rlim_t.max: RLIM_INFINITY
+        let prlimit = try #require(Self.prlimit, "glibc has no prlimit")
+        guard prlimit(pid, Int32(RLIMIT_FSIZE.rawValue), &limit, nil) == 0 else {
+            throw PulseError("prlimit(\(pid), RLIMIT_FSIZE) failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The smallest, middle and largest of `values`, for a message.
+    static func spread(_ values: [Double]) -> String {
+        let sorted = values.sorted()
+        guard let first = sorted.first, let last = sorted.last else { return "none" }
+        return String(format: "%.1f / %.1f / %.1f", first, sorted[sorted.count / 2], last)
+    }
+
+    @Test("the wave backend's file refused mid-play (a file-size limit), its replacement failing to open (no folder) or at its first write (/dev/full), then repaired: 100 losses, each recovered, the tone in every new file")
+    func waveFileLostAndBack() async throws {
+        let folder = try TemporaryFolder()
+        let outputFolder = folder.url.appendingPathComponent("output"), away = folder.url.appendingPathComponent("away")
+        try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
+        let output = outputFolder.appendingPathComponent("out.wav")
+        let conf = folder.url.appendingPathComponent("alsoft.conf")
+        try "[general]\ndrivers=wave\n[wave]\nfile=\(output.path)\n".write(to: conf, atomically: true, encoding: .utf8)
+        // Through sh, to ignore SIGXFSZ (a write over the limit then fails with EFBIG rather
+        // than ending the process); sh execs the tool, so the pid is the tool's.
+        let tool = try #require(ToolRunner.soundstage)
+        let child = try ChildProcess(URL(fileURLWithPath: "/bin/sh"),
+                                     ["-c", "trap '' XFSZ; exec \"$0\" \"$@\"", tool.path, "session", "--tone", "440", "--effect", "--status-every", "0.5"],
+                                     environment: ["ALSOFT_CONF": conf.path, "ALSOFT_DRIVERS": "wave", "ALSOFT_TRAP_ALC_ERROR": "0"])
+        defer { child.stop() }
+        try #require(try await child.nextLine(containing: "playing sine") != nil, "\(child.lines)")
+        let moved = "engine: routeChanged(oldDeviceUnavailable", unavailable = "engine: outputUnavailable"
+        var recovered = ContinuousClock.now, noticed: [Double] = [], repaired: [Double] = [], levels: [Double] = [], flaps: [Int] = []
+        var lastRecovery = 0
+        for cycle in 1...Self.cycles {
+            try await Task.sleep(until: recovered + .seconds(Self.playSeconds), clock: .continuous)
+            // The device the last recovery opened stayed, and its file holds this cycle's
+            // sound (the file is new: a replacement truncates it).
+            #expect(!child.lines[(lastRecovery + 1)...].contains { $0.contains(moved) || $0.contains(unavailable) },
+                    "cycle \(cycle): lost again after the repair: \(child.lines.suffix(6))")
+            let (left, rate) = try #require(DeviceLossRig.firstChannel(ofLiveWAV: try Data(contentsOf: output)),
+                                            "cycle \(cycle): an unreadable WAV")
+            let tail = Array(left.suffix(rate / 2))
+            let level = Measure.dB(tail), hz = Measure.peakFrequency(tail, sampleRate: rate)
+            try #require(tail.count == rate / 2 && level > -20 && abs(hz - 440) < 5,
+                         "cycle \(cycle): \(left.count) frames written, the tone at \(level) dB, \(hz) Hz")
+            levels.append(level)
+            // The fault: the device's next write is refused; the file's folder goes, and in
+            // every other cycle a folder comes in its place whose file is /dev/full.
+            let devFull = cycle.isMultiple(of: 2)
+            let before = child.lines.count
+            try Self.limitFileSize(of: child.pid, to: 0)
+            try FileManager.default.moveItem(at: outputFolder, to: away)
+            if devFull {
+                try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: false)
+                try FileManager.default.createSymbolicLink(atPath: output.path, withDestinationPath: "/dev/full")
+            }
+            let cut = ContinuousClock.now
+            if devFull {
+                // Each replacement opens and is lost at its first write; the waits between
+                // them grow from the shortest (the lost device had played a while).
+                let first = try #require(try await child.nextLine(containing: moved, after: before), "cycle \(cycle): \(child.lines.suffix(6))")
+                noticed.append((first.at - cut) / .milliseconds(1))
+                let second = try #require(try await child.nextLine(containing: moved, after: first.index + 1), "cycle \(cycle): \(child.lines.suffix(6))")
+                let third = try #require(try await child.nextLine(containing: moved, after: second.index + 1), "cycle \(cycle): \(child.lines.suffix(6))")
+                let (waitA, waitB) = ((second.at - first.at) / .milliseconds(1), (third.at - second.at) / .milliseconds(1))
+                #expect(waitB > waitA && waitA >= 90, "cycle \(cycle): the waits between replacements on /dev/full: \(waitA), \(waitB) ms")
+                try FileManager.default.removeItem(at: outputFolder)
+            } else {
+                // No replacement opens: the first attempt at once, the next after the shortest wait.
+                let failed = try #require(try await child.nextLine(containing: unavailable, after: before), "cycle \(cycle): \(child.lines.suffix(6))")
+                noticed.append((failed.at - cut) / .milliseconds(1))
+                #expect(child.lines[failed.index].contains("retry in 0.05 s"), "cycle \(cycle): \(child.lines[failed.index])")
+            }
+            // The repair: the next attempt opens a new file, and the player goes on there.
+            let repairedFrom = child.lines.count
+            try Self.limitFileSize(of: child.pid, to: nil)
+            try FileManager.default.moveItem(at: away, to: outputFolder)
+            let repair = ContinuousClock.now
+            let back = try #require(try await child.nextLine(containing: moved, after: repairedFrom), "cycle \(cycle): \(child.lines.suffix(6))")
+            recovered = back.at
+            lastRecovery = back.index
+            repaired.append((back.at - repair) / .milliseconds(1))
+            if devFull { flaps.append(child.lines[before..<back.index].filter { $0.contains(moved) }.count) }
+        }
+        try await Task.sleep(until: recovered + .seconds(0.6), clock: .continuous)
+        #expect(child.isRunning)
+        let lines = child.lines
+        #expect(!lines[(lastRecovery + 1)...].contains { $0.contains(moved) || $0.contains(unavailable) }, "\(lines.suffix(4))")
+        #expect(lines.last { $0.contains("status:") }?.contains("status: playing") == true, "\(lines.suffix(4))")
+        #expect(noticed.max() ?? .infinity < 250, "each loss seen within 250 ms: \(Self.spread(noticed)) ms")
+        // Back within the engine's longest wait of the repair (a test that repairs late, on a
+        // loaded machine, finds the waits grown).
+        #expect(repaired.max() ?? .infinity < 2_500, "back after the repair: \(Self.spread(repaired)) ms")
+        print("device loss (wave file), \(Self.cycles) cycles: loss seen after \(Self.spread(noticed)) ms (min / median / max); "
+              + "\(lines.filter { $0.contains(unavailable) }.count) failed attempts; /dev/full replacements per /dev/full cycle \(Self.spread(flaps.map(Double.init))); "
+              + "back \(Self.spread(repaired)) ms after the repair; the tone in each new file at \(Self.spread(levels)) dB")
+    }
+
+    @Test("the sink in use unloaded mid-play, 100 times (the two sinks taking turns): the effect moves and is heard on the other each time; the music pauses and stays paused")
+    func sinkUnloadedAgainAndAgain() async throws {
+        try #require(AudioSessionServerTests.enabled, "PulseAudio is not installed")
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        var modules = ["sink_a": try pulse.addSink("sink_a"), "sink_b": try pulse.addSink("sink_b")]
+        var current = "sink_a", other = "sink_b"
+        try pulse.pactl(["set-default-sink", current])
+        let effect = try pulse.session(["--tone", "440", "--effect", "--status-every", "0.5"])
+        let music = try pulse.session(["--tone", "440", "--status-every", "0.5"])
+        defer { effect.stop(); music.stop() }
+        let effectPlays = try await effect.nextLine(containing: "playing sine"), musicPlays = try await music.nextLine(containing: "playing sine")
+        try #require(effectPlays != nil && musicPlays != nil,
+                     "\(effect.lines) \(music.lines)")
+        var recovered = ContinuousClock.now, moves: [Double] = [], levels: [Double] = [], reasons: [String: Int] = [:]
+        // The sink the effect moves to next is listened to from when it is made: a null sink
+        // with nothing to play sleeps in blocks of 2 s, so its monitor's first samples come
+        // up to 2 s after a recording starts.
+        var listening = try pulse.record(other, latencyMilliseconds: 20)
+        defer { listening.stop() }
+        for cycle in 1...Self.cycles {
+            try await Task.sleep(until: recovered + .seconds(Self.playSeconds), clock: .continuous)
+            let before = effect.lines.count, musicBefore = music.lines.count
+            // The server makes `other` the default: it is the only sink left.
+            let unloaded = ContinuousClock.now
+            try pulse.pactl(["unload-module", try #require(modules[current])])
+            let moved = try #require(try await effect.nextLine(containing: "engine: routeChanged(", after: before),
+                                     "cycle \(cycle): \(effect.lines.suffix(6))")
+            let heardFrom = listening.bytes.count / 4
+            recovered = moved.at
+            moves.append((moved.at - unloaded) / .milliseconds(1))
+            let line = effect.lines[moved.index]
+            let reason = String(line[line.range(of: "routeChanged(")!.upperBound...].prefix { $0 != ":" })
+            reasons[reason, default: 0] += 1
+            // The unloaded sink back, for the next cycle, listened to from now; the default
+            // stays where the effect is (set first: the server would make a returning sink
+            // that was the chosen default the default again).
+            try pulse.pactl(["set-default-sink", other])
+            modules[current] = try pulse.addSink(current)
+            let next = try pulse.record(current, latencyMilliseconds: 20)
+            #expect(try await music.nextLine(containing: "engine: routeChanged(", after: musicBefore) != nil, "cycle \(cycle): \(music.lines.suffix(4))")
+            // The tone arrives at the other sink: the last 0.2 s of the first 0.35 s after the move.
+            try await listening.samples(seconds: Double(heardFrom) / 48_000 + 0.35)
+            let afterMove = Array(listening.samples.dropFirst(heardFrom))
+            let (level, hz) = AudioSessionServerTests.toneLevel(afterMove, lastSeconds: 0.2)
+            try #require(afterMove.count >= 9_600 && level > -30 && abs(hz - 440) < 8,
+                         "cycle \(cycle): the effect on \(other) at \(level) dB, \(hz) Hz (\(afterMove.count) samples after the move)")
+            levels.append(level)
+            listening.stop()
+            listening = next
+            swap(&current, &other)
+        }
+        try await Task.sleep(until: recovered + .seconds(0.6), clock: .continuous)
+        #expect(effect.isRunning && music.isRunning)
+        #expect(effect.lines.last { $0.contains("status:") }?.contains("status: playing") == true, "\(effect.lines.suffix(4))")
+        #expect(music.lines.last { $0.contains("status:") }?.contains("status: paused") == true, "\(music.lines.suffix(4))")
+        #expect(moves.max() ?? .infinity < 1000, "each move within a second of the unload: \(Self.spread(moves)) ms")
+        print("device loss (sink unloaded), \(Self.cycles) cycles: the effect moved after \(Self.spread(moves)) ms (min / median / max), "
+              + "as \(reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
+              + "the tone on the other sink at \(Self.spread(levels)) dB")
+    }
+}

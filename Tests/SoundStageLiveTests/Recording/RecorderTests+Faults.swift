@@ -1,0 +1,122 @@
+import Foundation
+import SoundStage
+import Testing
+import SoundStageTestSupport
+
+@Suite("Recorder faults: a full disk, a killed process; the file stays whole", .enabled(if: RecordingRig.enabled), .serialized)
+struct RecorderFaultTests {
+    /// A 192 kB tmpfs at a fresh folder, unmounted by the returned closure.
+    static func tinyDisk() throws -> (URL, () -> Void) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-full-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let mount = try #require(ToolRunner.which("mount")), umount = try #require(ToolRunner.which("umount"))
+        let status = try ToolRunner.runDiscardingOutput(mount, ["-t", "tmpfs", "-o", "size=192k", "tmpfs", folder.path])
+        try #require(status == 0, "cannot mount a small tmpfs (the tests run as root on CI)")
+        return (folder, {
+            _ = try? ToolRunner.runDiscardingOutput(umount, [folder.path])
+            try? FileManager.default.removeItem(at: folder)
+        })
+    }
+
+    @Test("a full disk: an encode error, finished unsuccessfully, and a file that reads back whole, in every container; the next recording elsewhere works")
+    func fullDisk() throws {
+        let rig = try RecordingRig()
+        defer { rig.stop() }
+        let (disk, unmount) = try Self.tinyDisk()
+        defer { unmount() }
+        let folder = try TemporaryFolder()
+        let tone = folder.file("tone.wav")
+        try RecordingRig.noise(tone, seconds: 40)
+        let player = try rig.play(tone)
+        defer { RecordingRig.stopPlaying(player) }
+        for (name, settings) in [("full.wav", RecorderSettings(deviceName: rig.monitor)),
+                                 ("full.caf", RecorderSettings(sampleRate: 48_000, channels: 2, bitDepth: 24, deviceName: rig.monitor)),
+                                 ("full.ogg", RecorderSettings(sampleRate: 48_000, channels: 2, quality: 1, deviceName: rig.monitor))] {
+            let url = disk.appendingPathComponent(name)
+            let recorder = try Recorder(url: url, settings: settings)
+            let log = RecorderEventLog(recorder)
+            try recorder.record()
+            #expect(log.waitForFinish(seconds: 20), "\(name): the disk never filled")
+            let errors = log.all.compactMap { if case .encodeError(let e) = $0 { return e } else { return nil } }
+            #expect(log.finishes == [false] && errors.count == 1 && errors[0].code == .fileAccess && errors[0].description.contains(url.path),
+                    "\(name): \(log.all)")
+            let file = try SoundFile.decode(contentsOf: url)
+            // WAV and CAF keep every frame written; Ogg every page written (what the encoder
+            // still held when the disk filled is lost).
+            #expect(file.frameCount > 10_000 && abs(file.frameCount - recorder.framesRecorded) <= (name.hasSuffix(".ogg") ? 24_000 : 0),
+                    "\(name): \(file.frameCount) frames read back, \(recorder.framesRecorded) written")
+            let soxi = try ToolRunner.run(try #require(ToolRunner.which("soxi")), ["-s", url.path])
+            #expect(soxi.status == 0 && (Int(soxi.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 10_000, "\(name): soxi \(soxi)")
+            try FileManager.default.removeItem(at: url)
+        }
+        let after = try Recorder(url: folder.file("after.wav"), settings: RecorderSettings(deviceName: rig.monitor))
+        let log = RecorderEventLog(after)
+        try after.record(forDuration: 0.5)
+        #expect(log.waitForFinish(seconds: 5) && log.finishes == [true])
+    }
+
+    @Test("soundstage record killed with SIGKILL mid-recording leaves a file that reads back up to its last block, in every container")
+    func killed() throws {
+        let rig = try RecordingRig()
+        defer { rig.stop() }
+        let folder = try TemporaryFolder()
+        let tool = try #require(ToolRunner.soundstage)
+        let player = try rig.playTone(in: folder, seconds: 20)
+        defer { RecordingRig.stopPlaying(player) }
+        let children = try ["killed.wav", "killed.caf", "killed.ogg"].map { name in
+            (folder.file(name), try ChildProcess(tool, ["record", folder.file(name).path, "--device", rig.monitor]))
+        }
+        // Until every file holds about a second (an Ogg file grows by whole pages).
+        let deadline = ContinuousClock.now + .seconds(15)
+        func size(_ url: URL) -> Int { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
+        while children.contains(where: { size($0.0) < ($0.0.pathExtension == "ogg" ? 4_000 : 96_000) }), ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        for (_, child) in children { child.signal(SIGKILL) }
+        for (url, child) in children {
+            child.stop()
+            let file = try SoundFile.decode(contentsOf: url)
+            #expect(file.frameCount > 20_000, "\(url.lastPathComponent): \(file.frameCount) frames")
+            // The header counts every whole block on disk (a block being written when the
+            // process died may follow, uncounted).
+            if url.pathExtension == "wav" { #expect(file.frameCount * 2 + 44 <= size(url) && file.frameCount * 2 + 44 > size(url) - 9_600) }
+            let soxi = try ToolRunner.run(try #require(ToolRunner.which("soxi")), ["-s", url.path])
+            #expect(soxi.status == 0, "\(url.lastPathComponent): \(soxi.stderr)")
+        }
+    }
+
+    @Test("soundstage record: --duration stops by itself with a summary; SIGINT stops, completes the file and sums up; a live meter on a terminal")
+    func tool() throws {
+        let rig = try RecordingRig()
+        defer { rig.stop() }
+        let folder = try TemporaryFolder()
+        let tool = try #require(ToolRunner.soundstage)
+        // A monitor delivers nothing while its sink plays nothing: a tone plays throughout.
+        let player = try rig.playTone(in: folder, seconds: 20)
+        defer { RecordingRig.stopPlaying(player) }
+        let timed = try ToolRunner.run(tool, ["record", folder.file("timed.caf").path, "--duration", "1", "--device", rig.monitor])
+        #expect(timed.status == 0 && timed.stdout.contains("timed.caf: 1.00 s, 48000 Hz mono"), "\(timed)")
+        let open = try ChildProcess(tool, ["record", folder.file("open.wav").path, "--device", rig.monitor])
+        let deadline = ContinuousClock.now + .seconds(10)
+        func size(_ url: URL) -> Int { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
+        while size(folder.file("open.wav")) < 96_044, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        open.stop()   // SIGINT
+        #expect(open.lines.contains { $0.contains("open.wav:") && $0.contains("48000 Hz mono") }, "\(open.lines)")
+        #expect(try SoundFile.decode(contentsOf: folder.file("open.wav")).frameCount > 4_800, "\(open.lines)")
+        let bad = try ToolRunner.run(tool, ["record", folder.file("x.wav").path, "--device", "No Such Mic"])
+        #expect(bad.status != 0 && bad.stderr.contains("No Such Mic") && bad.stderr.contains("device not found"), "\(bad.stderr)")
+
+        let terminal = try Terminal()
+        defer { terminal.close() }
+        try terminal.run("\(tool.path) record \(folder.file("live.wav").path) --device '\(rig.monitor)' --duration 4")
+        let shown = ContinuousClock.now + .seconds(10)
+        var metered = false
+        while ContinuousClock.now < shown, !metered {
+            metered = terminal.screen.contains("● REC") && terminal.screen.contains("[####")
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(metered, "a live meter line: \(terminal.screen)")
+        while ContinuousClock.now < shown, !terminal.screen.contains("live.wav: 4.00 s") { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(terminal.screen.contains("live.wav: 4.00 s"), "the summary: \(terminal.screen)")
+    }
+}

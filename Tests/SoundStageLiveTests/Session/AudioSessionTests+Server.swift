@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+import SoundStage
+import SoundStageTestSupport
+
+/// The session against a real PulseAudio server of the test's own, with `soundstage session`
+/// as the game: a child process, so that the server can be changed, killed and restarted,
+/// and OpenAL Soft configured, without touching this process.
+@Suite("AudioSession on a real sound server: lost sinks, a server that dies and returns", .serialized)
+struct AudioSessionServerTests {
+    static var enabled: Bool { PulseServer.expected || ToolRunner.which("pulseaudio") != nil }
+
+    /// The 440 Hz level in dB of the last `seconds` of a monitor recording (-160 if empty).
+    static func toneLevel(_ samples: [Float], lastSeconds seconds: Double) -> (dB: Double, hz: Double) {
+        let tail = Array(samples.suffix(Int(seconds * 48_000)))
+        guard tail.count > 4_800 else { return (-160, 0) }
+        return (Measure.dB(tail), Measure.peakFrequency(tail, sampleRate: 48_000))
+    }
+
+    @Test("the sink in use unloaded mid-play: music pauses, an effect moves to the remaining sink and is heard there")
+    func sinkUnloaded() throws {
+        try #require(Self.enabled, "PulseAudio is not installed")
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        let first = try pulse.addSink("first")
+        _ = try pulse.addSink("second")
+        try pulse.pactl(["set-default-sink", "first"])
+        let music = try pulse.session(["--tone", "440", "--status-every", "0.1"])
+        let effect = try pulse.session(["--tone", "440", "--effect"])
+        defer { music.stop(); effect.stop() }
+        #expect(music.waitForLine(containing: "playing sine") != nil && effect.waitForLine(containing: "playing sine") != nil)
+        Thread.sleep(forTimeInterval: 0.5)
+        let second = try pulse.record("second")
+        defer { second.stop() }
+        let unloaded = ContinuousClock.now
+        try pulse.pactl(["unload-module", first])   // the server makes `second` the default
+        let moved = try #require(effect.waitForLine(containing: "routeChanged(oldDeviceUnavailable"), "\(effect.lines)")
+        #expect(moved.at - unloaded < .milliseconds(500))
+        #expect(music.waitForLine(containing: "routeChanged(oldDeviceUnavailable") != nil, "\(music.lines)")
+        let paused = music.waitForLine(containing: "status: paused")
+        #expect(paused != nil, "music pauses when its device goes: \(music.lines.suffix(5))")
+        let recorded = second.bytes.count
+        second.waitForSamples(seconds: Double(recorded) / 192_000 + 1.5)
+        let heard = Self.toneLevel(second.samples, lastSeconds: 1)
+        #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the effect on the second sink: \(heard)")
+    }
+
+    @Test("PulseAudio killed and restarted: the engine waits, then plays on the new server")
+    func serverRestarted() throws {
+        try #require(Self.enabled, "PulseAudio is not installed")
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        _ = try pulse.addSink("first")
+        let child = try pulse.session(["--tone", "440", "--effect"])
+        defer { child.stop() }
+        #expect(child.waitForLine(containing: "playing sine") != nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        try pulse.kill()
+        #expect(child.waitForLine(containing: "outputUnavailable") != nil, "\(child.lines)")
+        let before = child.lines.count
+        try pulse.start()
+        _ = try pulse.addSink("first")
+        let back = child.waitForLine(containing: "session: routeChanged(mediaServicesWereReset", after: before)
+        #expect(back != nil, "\(child.lines)")
+        #expect(child.lines.contains { $0.contains("session: mediaServicesWereLost") }, "the session saw the server go")
+        #expect(child.waitForLine(containing: "session: mediaServicesWereReset", after: before) != nil, "the session saw it return")
+        let monitor = try pulse.record("first")
+        defer { monitor.stop() }
+        monitor.waitForSamples(seconds: 2)
+        let heard = Self.toneLevel(monitor.samples, lastSeconds: 1)
+        #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the restarted server: \(heard)")
+        #expect(child.isRunning)
+    }
+}
+
+extension AudioSessionServerTests {
+    @Test("no output left, asked to fall back: the player goes on on the silent output, and back on the server when it returns")
+    func silentFallback() throws {
+        try #require(Self.enabled, "PulseAudio is not installed")
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        _ = try pulse.addSink("first")
+        let folder = try TemporaryFolder()
+        let child = try pulse.session(["--file", try Self.toneFile(folder).path, "--effect", "--silent-fallback", "--status-every", "0.1"])
+        defer { child.stop() }
+        #expect(child.waitForLine(containing: "playing tone.wav") != nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        try pulse.kill()
+        let silent = try #require(child.waitForLine(containing: "session: routeChanged(oldDeviceUnavailable: 'Null Output' -> '\(AudioEngine.silentOutputName)'"),
+                                  "\(child.lines.suffix(8))")
+        Thread.sleep(forTimeInterval: 1.5)
+        let during = Self.playheads(child.lines, silent.index..<child.lines.count, "playing")
+        #expect(during.count >= 5 && (during.last ?? 0) - (during.first ?? 0) > 0.8,
+                "the playhead moves on while no device is left: \(during)")
+        let before = child.lines.count
+        try pulse.start()
+        _ = try pulse.addSink("first")
+        let back = child.waitForLine(containing: "session: routeChanged(", after: before)
+        #expect(back != nil, "\(child.lines.suffix(8))")
+        if let back { #expect(!child.lines[back.index].contains(AudioEngine.silentOutputName), "\(child.lines[back.index])") }
+        let monitor = try pulse.record("first")
+        defer { monitor.stop() }
+        monitor.waitForSamples(seconds: 2)
+        let heard = Self.toneLevel(monitor.samples, lastSeconds: 1)
+        #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the returned server: \(heard)")
+    }
+}
+
+/// Interruptions from the system, seen by `soundstage session` on a private server.
+extension AudioSessionServerTests {
+    /// A mono 440 Hz WAV of `seconds` (long, so the playhead does not wrap while watched).
+    static func toneFile(_ folder: TemporaryFolder, seconds: Double = 20) throws -> URL {
+        let url = folder.file("tone.wav")
+        try RenderedAudio(format: RenderFormat(sampleRate: 48_000, channels: .mono),
+                          samples: Tone.samples(frequency: 440, sampleRate: 48_000, seconds: seconds)).wavData(.pcm16).write(to: url)
+        return url
+    }
+
+    /// The longest run of silence (10 ms blocks under -60 dB) in a recording, in seconds, and
+    /// the level of the tone after it.
+    static func silentGap(_ samples: [Float]) -> (seconds: Double, after: Double) {
+        let block = 480
+        let levels = stride(from: 0, to: samples.count - block, by: block).map { Measure.dB(Array(samples[$0..<($0 + block)])) }
+        var best = (start: 0, length: 0), run = 0
+        for (i, level) in levels.enumerated() {
+            run = level < -60 ? run + 1 : 0
+            if run > best.length { best = (i - run + 1, run) }
+        }
+        let after = levels.count > best.start + best.length + 20 ? Array(levels[(best.start + best.length + 10)...]) : []
+        return (Double(best.length) * 0.01, after.isEmpty ? -160 : after.max()!)
+    }
+
+    /// The playheads of the status lines `lines[range]` that say `state`.
+    static func playheads(_ lines: [String], _ range: Range<Int>, _ state: String) -> [Double] {
+        lines[range].compactMap { line in
+            guard let r = line.range(of: "status: \(state) at ") else { return nil }
+            return Double(line[r.upperBound...].prefix { $0 != " " })
+        }
+    }
+
+    @Test("a call (paplay with media.role=phone): interrupted within 200 ms, silence at the sink, the tone back from where it stopped")
+    func phoneCall() throws {
+        try #require(Self.enabled, "PulseAudio is not installed")
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        _ = try pulse.addSink("first")
+        let folder = try TemporaryFolder()
+        let call = folder.file("call.wav")
+        try RenderedAudio(format: RenderFormat(sampleRate: 48_000, channels: .mono), samples: [Float](repeating: 0, count: 72_000)).wavData(.pcm16).write(to: call)
+        let child = try pulse.session(["--file", try Self.toneFile(folder).path, "--status-every", "0.05"])
+        defer { child.stop() }
+        #expect(child.waitForLine(containing: "playing tone.wav") != nil, "\(child.lines)")
+        Thread.sleep(forTimeInterval: 0.8)
+        let monitor = try pulse.record("first")
+        defer { monitor.stop() }
+        Thread.sleep(forTimeInterval: 0.7)
+        let calling = ContinuousClock.now
+        let paplay = try ChildProcess(try #require(ToolRunner.which("paplay")), ["--property=media.role=phone", call.path], environment: pulse.environment)
+        defer { paplay.stop() }
+        let began = try #require(child.waitForLine(containing: "session: interruptionBegan(phoneCall)"), "\(child.lines.suffix(5))")
+        #expect(began.at - calling < .milliseconds(200), "\(began.at - calling)")
+        let ended = try #require(child.waitForLine(containing: "session: interruptionEnded(shouldResume: true)", after: began.index), "\(child.lines.suffix(5))")
+        Thread.sleep(forTimeInterval: 1)
+        let lines = child.lines
+        let held = Self.playheads(lines, began.index..<ended.index, "paused")
+        let resumed = Self.playheads(lines, ended.index..<lines.count, "playing")
+        #expect(!held.isEmpty && Set(held).count == 1, "the playhead holds while interrupted: \(held)")
+        if let stopped = held.first, let next = resumed.first {
+            #expect(next >= stopped && next - stopped < 0.1, "resumed at \(next) s, stopped at \(stopped) s")
+        }
+        let gap = Self.silentGap(monitor.samples)
+        #expect(gap.seconds > 1 && gap.after > -30, "silence at the sink during the call: \(gap)")
+    }
+
+    @Test("the default sink switched: the engine follows, and the tone arrives at the new sink's monitor")
+    func defaultSwitched() throws {
+        try #require(Self.enabled, "PulseAudio is not installed")
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        _ = try pulse.addSink("first")
+        _ = try pulse.addSink("second")
+        try pulse.pactl(["set-default-sink", "first"])
+        let child = try pulse.session(["--tone", "440"])
+        defer { child.stop() }
+        #expect(child.waitForLine(containing: "playing sine") != nil)
+        let second = try pulse.record("second")
+        defer { second.stop() }
+        Thread.sleep(forTimeInterval: 0.5)
+        try pulse.pactl(["set-default-sink", "second"])
+        let moved = child.waitForLine(containing: "session: routeChanged(defaultChanged")
+        #expect(moved != nil, "\(child.lines)")
+        let recorded = second.bytes.count
+        second.waitForSamples(seconds: Double(recorded) / 192_000 + 1.5)
+        let heard = Self.toneLevel(second.samples, lastSeconds: 1)
+        #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the second sink: \(heard)")
+    }
+
+    @Test("Ctrl-Z in a terminal: the output is paused before the process stops, silence at the sink, fg resumes it; events in order")
+    func suspendedFromTerminal() throws {
+        try #require(Self.enabled, "PulseAudio is not installed")
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        _ = try pulse.addSink("first")
+        let folder = try TemporaryFolder()
+        let tone = try Self.toneFile(folder), log = folder.file("session.log")
+        let terminal = try Terminal()
+        defer { terminal.close() }
+        let env = pulse.environment.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        try terminal.run("env \(env) ALSOFT_DRIVERS=pulse \(try #require(ToolRunner.soundstage).path) session --file \(tone.path) --status-every 0.05 > \(log.path) 2>&1")
+        // Read with a file handle: FoundationEssentials' String(contentsOf:) leaks its buffer
+        // (LeakSanitizer, scripts/sanitize.sh address) when it reads a file another process
+        // is writing, as this log is.
+        func logLines() -> [String] {
+            let data = FileHandle(forReadingAtPath: log.path).map { handle in defer { try? handle.close() }; return handle.readDataToEndOfFile() } ?? Data()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        func wait(_ text: String, seconds: Double = 10) -> Bool {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < deadline {
+                if logLines().contains(where: { $0.contains(text) }) { return true }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return false
+        }
+        #expect(wait("playing tone.wav"), "\(logLines())")
+        Thread.sleep(forTimeInterval: 0.8)
+        let monitor = try pulse.record("first")
+        defer { monitor.stop() }
+        Thread.sleep(forTimeInterval: 0.7)
+        try terminal.send("C-z")
+        let stoppedShown = (0..<200).contains { _ in Thread.sleep(forTimeInterval: 0.01); return terminal.screen.contains("Stopped") }
+        #expect(stoppedShown, "the shell reports the job stopped: \(terminal.screen)")
+        let linesWhileStopped = logLines().count
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(logLines().count == linesWhileStopped, "nothing printed while stopped")
+        try terminal.run("fg")
+        #expect(wait("session: interruptionEnded(shouldResume: true)"), "\(logLines().suffix(5))")
+        Thread.sleep(forTimeInterval: 1)
+        let lines = logLines()
+        let began = lines.firstIndex { $0.contains("session: interruptionBegan(processSuspended)") }
+        let ended = lines.firstIndex { $0.contains("session: interruptionEnded(shouldResume: true)") }
+        #expect(began != nil && ended != nil && began! < ended!, "\(lines.suffix(8))")
+        #expect(lines.suffix(3).contains { $0.contains("status: playing") }, "\(lines.suffix(3))")
+        let gap = Self.silentGap(monitor.samples)
+        #expect(gap.seconds > 0.8 && gap.after > -30, "silence at the sink while stopped: \(gap)")
+    }
+
+    @Test("logind's PrepareForSleep(true) then (false) on a private system bus: began, then ended")
+    func systemSleep() throws {
+        try #require(Self.enabled, "PulseAudio is not installed")
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        _ = try pulse.addSink("first")
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let child = try pulse.session(["--tone", "440", "--status-every", "0.05"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        defer { child.stop() }
+        #expect(child.waitForLine(containing: "playing sine") != nil)
+        #expect(!child.lines.contains { $0.contains("watcherUnavailable(system sleep") }, "\(child.lines)")
+        let logind = try FakeLogind(address: bus.address)
+        try logind.prepareForSleep(true)
+        let began = try #require(child.waitForLine(containing: "session: interruptionBegan(systemSleep)"), "\(child.lines)")
+        #expect(child.waitForLine(containing: "status: paused", after: began.index) != nil)
+        try logind.prepareForSleep(false)
+        let ended = try #require(child.waitForLine(containing: "session: interruptionEnded(shouldResume: true)", after: began.index), "\(child.lines)")
+        #expect(child.waitForLine(containing: "status: playing", after: ended.index) != nil)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import SoundStage
+
+/// drumdub's game running in a real terminal (tmux, 80 x 24) on a PulseAudio server of the
+/// test's own, OpenAL Soft on its pulse backend, under the OpenAL error traps. The shell
+/// saves `stty -g` before the game and after it, so a test can tell the terminal came back.
+package final class DrumDubGame {
+    package let pulse: PrivatePulse
+    package let terminal: Terminal
+    package let folder: TemporaryFolder
+
+    /// Starts a server with null sinks `sinks` (`name` or `name:Description`), the first the
+    /// default, and the game on it; waits until the game shows its screen.
+    /// `wrapped` runs the game under a non-interactive shell that waits for it (`bash -c` with
+    /// a command after the game, so bash does not exec it), as `scripts/demo.sh` does.
+    /// `environment` adds to the game's.
+    package init(sinks: [String] = ["game"], wrapped: Bool = false, environment: [String: String] = [:]) throws {
+        pulse = try PrivatePulse()
+        folder = try TemporaryFolder()
+        terminal = try Terminal(columns: 80, rows: 24)
+        for sink in sinks {
+            let parts = sink.split(separator: ":").map(String.init)
+            let description = parts.count > 1 ? " sink_properties=device.description=\(parts[1])" : ""
+            try pulse.pactl(["load-module", "module-null-sink", "sink_name=\(parts[0])"] + (description.isEmpty ? [] : [String(description.dropFirst())]))
+        }
+        try pulse.pactl(["set-default-sink", String(sinks[0].split(separator: ":")[0])])
+        let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
+        var env = pulse.environment.merging(environment) { _, added in added }
+        env["ALSOFT_DRIVERS"] = "pulse"
+        let assignments = env.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        let game = "env \(assignments) \(demo.path) --assets \(Assets.folder.path)"
+        try terminal.run("stty -g > \(folder.file("stty-before").path); \(wrapped ? "bash -c '\(game); echo wrapper done'" : game); stty -g > \(folder.file("stty-after").path)")
+        guard terminal.waitFor("session active", seconds: 20) else {
+            stop()
+            throw PulseError("the game did not start: \(terminal.screen)")
+        }
+    }
+
+    package var screen: DrumDubScreen { DrumDubScreen(terminal.screen) }
+
+    /// Presses keys (tmux key names: "1", "a", "C-z", "Left").
+    package func press(_ keys: String...) throws { for key in keys { try terminal.send(key) } }
+
+    /// The music's playhead as the screen shows it ("music  playing  3.4/8 s").
+    package var musicTime: Double? {
+        guard let line = terminal.screen.components(separatedBy: "\n").first(where: { $0.contains("music  ") }),
+              let range = line.range(of: #"[0-9]+\.[0-9]/8"#, options: .regularExpression) else { return nil }
+        return Double(line[range].dropLast(2))
+    }
+
+    /// Whether the shell's terminal settings after the game are those before it.
+    package var terminalRestored: Bool {
+        let before = try? String(contentsOf: folder.file("stty-before"), encoding: .utf8)
+        let after = try? String(contentsOf: folder.file("stty-after"), encoding: .utf8)
+        return before != nil && before == after
+    }
+
+    package func stop() {
+        terminal.close()
+        pulse.stop()
+    }
+
+    /// Waits until a recording's last 100 ms is louder than `dB` (the music reached the sink).
+    package static func waitForSound(_ recording: ChildProcess, channels: Int = 1, above dB: Double = -40, seconds: Double = 15) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        repeat {
+            let samples = recording.samples
+            if samples.count > 4_800 * channels, Measure.dB(Array(samples.suffix(4_800 * channels))) > dB { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while ContinuousClock.now < deadline
+        return false
+    }
+
+    /// The longest run of silent samples (|x| < 1e-4) in a mono recording: where it starts
+    /// and how many samples long it is.
+    package static func longestSilence(_ samples: [Float]) -> (start: Int, length: Int) {
+        var best = (start: 0, length: 0), start = 0
+        for (i, x) in samples.enumerated() {
+            if abs(x) >= 1e-4 { start = i + 1 } else if i + 1 - start > best.length { best = (start, i + 1 - start) }
+        }
+        return best
+    }
+
+    /// Where in `loop` (mono, 48 kHz) the `window` of a recording is found: the offset of best
+    /// normalised correlation, searched at a quarter of the rate and refined at full rate.
+    package static func offset(of window: [Float], in loop: [Float]) -> (offset: Int, correlation: Double) {
+        func score(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>, at offset: Int, step: Int) -> Double {
+            var dot = 0.0, aa = 0.0, bb = 0.0
+            var i = 0
+            while i < a.count {
+                let x = Double(a[i]), y = Double(b[(offset + i) % b.count])
+                dot += x * y; aa += x * x; bb += y * y
+                i += step
+            }
+            return dot / max(1e-12, (aa * bb).squareRoot())
+        }
+        return window.withUnsafeBufferPointer { w in
+            loop.withUnsafeBufferPointer { l in
+                var best = (offset: 0, correlation: -2.0)
+                for offset in stride(from: 0, to: l.count, by: 4) {
+                    let s = score(w, l, at: offset, step: 4)
+                    if s > best.correlation { best = (offset, s) }
+                }
+                let coarse = best.offset
+                var refined = (offset: coarse, correlation: score(w, l, at: coarse, step: 1))
+                for offset in (coarse - 8)...(coarse + 8) {
+                    let o = (offset + l.count) % l.count
+                    let s = score(w, l, at: o, step: 1)
+                    if s > refined.correlation { refined = (o, s) }
+                }
+                return refined
+            }
+        }
+    }
+}

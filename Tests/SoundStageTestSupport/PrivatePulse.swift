@@ -1,0 +1,250 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A PulseAudio server of one test's own, in a runtime folder of its own, so the test can add
+/// and remove sinks, switch the default, kill and restart it without touching the server the
+/// other suites play to. Everything it starts is stopped by ``stop()``.
+package final class PrivatePulse: Sendable {
+    package let runtime: URL
+    /// The environment that points clients (pactl, parec, a child process) at this server.
+    package var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime.path, "PULSE_SERVER": "unix:" + runtime.appendingPathComponent("pulse/native").path] }
+
+    /// Starts a server with no sink (add them with ``addSink(_:)``).
+    package init() throws {
+        runtime = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("soundstage-pulse-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        try start()
+    }
+
+    /// Starts (or restarts) the daemon; waits until it answers.
+    package func start() throws {
+        let pulseaudio = try #require(ToolRunner.which("pulseaudio"))
+        _ = try ToolRunner.runDiscardingOutput(pulseaudio, ["-D", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix"],
+                                               environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if (try? pactl(["info"]))?.status == 0 { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw PulseError("the private PulseAudio server did not start in \(runtime.path)")
+    }
+
+    /// Kills the daemon (`pulseaudio --kill`), as a crash would take it away.
+    package func kill() throws {
+        let pulseaudio = try #require(ToolRunner.which("pulseaudio"))
+        _ = try ToolRunner.run(pulseaudio, ["--kill"], environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline, (try? pactl(["info"]))?.status == 0 { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    /// Runs pactl against this server.
+    @discardableResult
+    package func pactl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ToolRunner.run(try #require(ToolRunner.which("pactl")), arguments, environment: environment)
+    }
+
+    /// Adds a null sink; returns its module index (for `pactl unload-module`).
+    package func addSink(_ name: String) throws -> String {
+        let result = try pactl(["load-module", "module-null-sink", "sink_name=\(name)"])
+        guard result.status == 0 else { throw PulseError("load-module failed: \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs `soundstage session` against this server with `arguments`, OpenAL Soft on its
+    /// pulse backend.
+    package func session(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+        var env = environment
+        env["ALSOFT_DRIVERS"] = "pulse"
+        env.merge(extra) { $1 }
+        return try ChildProcess(try #require(ToolRunner.soundstage), ["session"] + arguments, environment: env)
+    }
+
+    /// Records `sink`'s monitor, float at 48 kHz (mono, or interleaved stereo), until the
+    /// recording is stopped. `latencyMilliseconds` asks the server to deliver that often.
+    package func record(_ sink: String, channels: Int = 1, latencyMilliseconds: Int? = nil) throws -> ChildProcess {
+        let latency = latencyMilliseconds.map { ["--latency-msec=\($0)"] } ?? []
+        return try ChildProcess(try #require(ToolRunner.which("parec")),
+                                ["-d", "\(sink).monitor", "--rate=48000", "--channels=\(channels)", "--format=float32le", "--raw"] + latency,
+                                environment: environment, binaryOutput: true)
+    }
+
+    /// Records `sink`'s monitor where no move of the default takes the recording elsewhere:
+    /// PulseAudio 16 moves a recording of the default sink's monitor to the new default's,
+    /// so this records a source of its own remapped from the monitor. Mono float32 at `rate`,
+    /// delivered every 10 ms (``ChildProcess/arrivals`` dates each block).
+    package func recordPinned(_ sink: String, rate: Int) throws -> ChildProcess {
+        let remapped = "pinned_\(sink)"
+        let loaded = try pactl(["load-module", "module-remap-source", "master=\(sink).monitor", "source_name=\(remapped)"])
+        guard loaded.status == 0 else { throw PulseError("module-remap-source failed: \(loaded.stderr)") }
+        return try ChildProcess(try #require(ToolRunner.which("parec")),
+                                ["-d", remapped, "--rate=\(rate)", "--channels=1", "--format=float32le", "--raw", "--latency-msec=10"],
+                                environment: environment, binaryOutput: true)
+    }
+
+    /// Plays silence to `sink` until stopped, so that the sink runs all along and a recording
+    /// of its monitor keeps pace with the wall clock (an idle null sink's monitor delivers
+    /// next to nothing, and its time is lost from the recording).
+    package func keepRunning(_ sink: String) throws -> ChildProcess {
+        try ChildProcess(try #require(ToolRunner.which("pacat")),
+                         ["--playback", "-d", sink, "--format=s16le", "--rate=44100", "--channels=2", "/dev/zero"], environment: environment)
+    }
+
+    /// Stops the daemon and removes its folder.
+    package func stop() {
+        try? kill()
+        try? FileManager.default.removeItem(at: runtime)
+    }
+}
+
+package struct PulseError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}
+
+/// A program running beside the test, its output read as it comes: lines (with when each
+/// arrived) or raw bytes.
+package final class ChildProcess: Sendable {
+    package let pid: pid_t
+    private let output = Output()
+    private let exited = Exited()
+
+    private final class Output: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data,
+                            arrivals: [(end: Int, at: ContinuousClock.Instant)]) = ([], "", Data(), [])
+        package func withLock<R>(_ body: (inout (lines: [(String, ContinuousClock.Instant)], partial: String, bytes: Data,
+                                         arrivals: [(end: Int, at: ContinuousClock.Instant)])) -> R) -> R {
+            lock.withLock { body(&value) }
+        }
+    }
+
+    private final class Exited: @unchecked Sendable {
+        private let lock = NSLock()
+        private var status: Int32?
+        package func check(_ pid: pid_t) -> Bool {
+            lock.withLock {
+                if status != nil { return true }
+                var s: Int32 = 0
+                if waitpid(pid, &s, WNOHANG) == pid { status = s; return true }
+                return false
+            }
+        }
+        package var value: Int32? { lock.withLock { status } }
+    }
+
+    package init(_ tool: URL, _ arguments: [String], environment: [String: String] = [:], binaryOutput: Bool = false) throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw PulseError("pipe failed") }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        do {
+            pid = try Spawn.start(tool, arguments, environment: environment, stdout: writeEnd, closing: readEnd)
+        } catch {
+            close(readEnd)
+            close(writeEnd)
+            throw error
+        }
+        close(writeEnd)
+        let output = self.output
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = read(readEnd, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                let data = Data(buffer[0..<n]), now = ContinuousClock.now
+                output.withLock { o in
+                    if binaryOutput {
+                        o.bytes.append(data)
+                        o.arrivals.append((o.bytes.count, now))
+                        return
+                    }
+                    o.partial += String(decoding: data, as: UTF8.self)
+                    while let newline = o.partial.firstIndex(of: "\n") {
+                        o.lines.append((String(o.partial[..<newline]), now))
+                        o.partial = String(o.partial[o.partial.index(after: newline)...])
+                    }
+                }
+            }
+            close(readEnd)
+        }.start()
+    }
+
+    package var lines: [String] { output.withLock { $0.lines.map(\.0) } }
+    /// For binary output: how many bytes had come by each read, and when that read returned.
+    package var arrivals: [(end: Int, at: ContinuousClock.Instant)] { output.withLock { $0.arrivals } }
+    package var bytes: Data { output.withLock { $0.bytes } }
+    /// The recorded samples, for a float32 recording.
+    package var samples: [Float] {
+        let data = bytes
+        return data.withUnsafeBytes { raw in Array(raw.bindMemory(to: Float.self).prefix(data.count / 4)) }
+    }
+
+    /// The first line containing `text` after the first `skipping` lines, if one has come:
+    /// its index and when it arrived.
+    package func line(containing text: String, after skipping: Int = 0) -> (index: Int, at: ContinuousClock.Instant)? {
+        output.withLock { o -> (Int, ContinuousClock.Instant)? in
+            for (i, line) in o.lines.enumerated() where i >= skipping && line.0.contains(text) { return (i, line.1) }
+            return nil
+        }
+    }
+
+    /// Waits up to `seconds` for a line containing `text` after the first `skipping` lines;
+    /// returns its index and when it arrived.
+    package func waitForLine(containing text: String, after skipping: Int = 0, seconds: Double = 10) -> (index: Int, at: ContinuousClock.Instant)? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        repeat {
+            if let found = line(containing: text, after: skipping) { return found }
+            Thread.sleep(forTimeInterval: 0.005)
+        } while ContinuousClock.now < deadline
+        return nil
+    }
+
+    /// ``waitForLine(containing:after:seconds:)`` for a long async test: it suspends rather
+    /// than blocks, since a blocked thread is one of the test runner's few (one per core) and
+    /// the suites beside it would wait for it.
+    package func nextLine(containing text: String, after skipping: Int = 0, seconds: Double = 10) async throws -> (index: Int, at: ContinuousClock.Instant)? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        // Looked for once more after the deadline: a suspended task may resume long after it.
+        while true {
+            let late = ContinuousClock.now >= deadline
+            if let found = line(containing: text, after: skipping) { return found }
+            if late { return nil }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Waits up to `timeout` seconds until a float32 mono 48 kHz recording holds `seconds`
+    /// of samples (a monitor recording starts late, later still on a busy machine).
+    package func waitForSamples(seconds: Double, timeout: Double = 15) {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while bytes.count < Int(seconds * 48_000) * 4 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
+    /// ``waitForSamples(seconds:timeout:)``, suspending rather than blocking.
+    package func samples(seconds: Double, timeout: Double = 15) async throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while bytes.count < Int(seconds * 48_000) * 4 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    package func signal(_ signal: Int32) { _ = kill(pid, signal) }
+
+    package var isRunning: Bool { !exited.check(pid) }
+
+    /// How the program ended, for a message: "running", "exit N" or "signal N".
+    package var ending: String {
+        guard !isRunning, let status = exited.value else { return "running" }
+        return status & 0x7f == 0 ? "exit \((status >> 8) & 0xff)" : "signal \(status & 0x7f)"
+    }
+
+    /// Stops the program (SIGINT, then SIGKILL after 3 s) and waits for it.
+    package func stop() {
+        guard isRunning else { return }
+        signal(SIGINT)
+        let deadline = ContinuousClock.now + .seconds(3)
+        while isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if isRunning { signal(SIGKILL) }
+        while isRunning { Thread.sleep(forTimeInterval: 0.01) }
+    }
+}

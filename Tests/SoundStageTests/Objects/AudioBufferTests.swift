@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import SoundStage
+import SoundStageTestSupport
+
+/// Buffers on a loopback device; their lifetime under a source is in AudioBufferTests+Lifetime.swift.
+@Suite("AudioBuffer: formats, facts, copies, lifetime")
+struct AudioBufferTests {
+    @Test("buffer facts: channels, bits, frames, duration, bytes, and the kept samples")
+    func bufferFacts() throws {
+        let scene = try LoopbackRig()
+        let c = scene.context
+        let int16 = try AudioBuffer(context: c, samples: [Int16](repeating: 100, count: 4_800), channels: .stereo, sampleRate: 48_000, label: "a.wav")
+        #expect(int16.channelCount == 2 && int16.bitsPerSample == 16 && int16.frameCount == 2_400)
+        #expect(int16.byteCount == 9_600 && abs(int16.duration - 0.05) < 1e-12)
+        #expect(int16.description.contains("a.wav"))
+        #expect(int16.floatSamples().first == Float(100) / 32_768)
+        let bytes = try AudioBuffer(context: c, samples: [UInt8](repeating: 255, count: 600), channels: .surround51, sampleRate: 22_050)
+        #expect(bytes.channelCount == 6 && bytes.bitsPerSample == 8 && bytes.frameCount == 100)
+        #expect(bytes.floatSamples().first == Float(127) / 128)
+        let floats = try AudioBuffer(context: c, samples: [Float](repeating: 0.25, count: 800), channels: .surround71, sampleRate: 96_000)
+        #expect(floats.channelCount == 8 && floats.bitsPerSample == 32 && floats.frameCount == 100 && floats.byteCount == 3_200)
+        #expect(floats.floatSamples() == [Float](repeating: 0.25, count: 800))
+        let ima = try AudioBuffer(context: c, bytes: [UInt8](repeating: 0, count: 36 * 2), format: BufferFormat(.imaADPCM(framesPerBlock: 65), .mono), sampleRate: 8_000)
+        #expect(ima.frameCount == 130 && ima.bitsPerSample == (c.version.contains("ALSOFT 1.19") ? 16 : 4) && ima.floatSamples() == [Float](repeating: 0, count: 130))
+        let ms = try AudioBuffer(context: c, bytes: [UInt8](repeating: 0, count: 2 * 38), format: BufferFormat(.msADPCM(framesPerBlock: 64), .stereo), sampleRate: 8_000)
+        #expect(ms.frameCount == 64)
+        for (encoding, layout) in [(SampleEncoding.muLaw, ChannelLayout.quad), (.aLaw, .stereo), (.int16, .rear), (.float32, .surround61)] {
+            let format = BufferFormat(encoding, layout)
+            let b = try AudioBuffer(context: c, bytes: [UInt8](repeating: 0, count: format.bytesPerBlock * 10), format: format, sampleRate: 8_000)
+            #expect(b.frameCount == 10 && b.format == format)
+        }
+    }
+
+    @Test("buffers: sizes, rates, samples and formats")
+    func buffers() throws {
+        let scene = try LoopbackRig()
+        let c = scene.context
+        expectError(.invalidArgument, mentioning: ["3 bytes", "int16 mono", "sfx.raw"]) {
+            _ = try AudioBuffer(context: c, bytes: [1, 2, 3], format: BufferFormat(.int16, .mono), sampleRate: 48_000, label: "sfx.raw")
+        }
+        expectError(.invalidArgument, mentioning: ["sample rate"]) {
+            _ = try AudioBuffer(context: c, samples: [Int16](repeating: 0, count: 4), sampleRate: 0)
+        }
+        expectError(.invalidArgument, mentioning: ["stereo", "frames"]) {
+            _ = try AudioBuffer(context: c, samples: [Int16](repeating: 0, count: 3), channels: .stereo, sampleRate: 48_000)
+        }
+        expectError(.invalidArgument, mentioning: ["sample 1", "finite"]) {
+            _ = try AudioBuffer(context: c, samples: [0, .nan, 0], sampleRate: 48_000)
+        }
+        expectError(.unsupportedFormat, mentioning: ["a-law quad"]) {
+            _ = try AudioBuffer(context: c, bytes: [0, 0, 0, 0], format: BufferFormat(.aLaw, .quad), sampleRate: 8_000)
+        }
+        expectError(.invalidArgument, mentioning: ["8k+1"]) {
+            _ = try AudioBuffer(context: c, bytes: [UInt8](repeating: 0, count: 8), format: BufferFormat(.imaADPCM(framesPerBlock: 10), .mono), sampleRate: 8_000)
+        }
+        expectError(.invalidArgument, mentioning: ["even"]) {
+            _ = try AudioBuffer(context: c, bytes: [UInt8](repeating: 0, count: 8), format: BufferFormat(.msADPCM(framesPerBlock: 9), .mono), sampleRate: 8_000)
+        }
+    }
+
+    @Test("a buffer copied to a new device plays the same samples there")
+    func copyToNewDevice() throws {
+        let old = try LoopbackRig()
+        let buffer = try Tone.buffer(old.context, frequency: 750, sampleRate: 48_000)
+        let fresh = try LoopbackRig()
+        let copy = try buffer.copy(to: fresh.context)
+        #expect(copy.bytes == buffer.bytes && copy.label == buffer.label && copy.context === fresh.context)
+        let source = try AudioSource(context: fresh.context)
+        try source.setBuffer(copy)
+        try source.set(.isLooping, to: true)
+        try source.play()
+        let f = Measure.peakFrequency(try fresh.render(frames: 16_384).channel(0), sampleRate: 48_000)
+        #expect(abs(f - 750) < 3)
+    }
+}

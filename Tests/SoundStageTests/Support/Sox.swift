@@ -1,5 +1,0 @@
-import Foundation
-import Testing
-
-/// sox on PATH (scripts/test.sh installs it); the calling test stops if it is missing.
-func sox() throws -> URL { try #require(ToolRunner.which("sox")) }
