@@ -7,13 +7,13 @@
 #   scripts/test.sh            the quick tier: every offline test, in parallel, and a smoke set
 #                              of the live ones, serialized (under 5 minutes once built, on 2
 #                              cores)
-#   scripts/test.sh --full     the full tier (CI): every offline test, every live test
-#                              serialized (a stream starved for 300 ms and the device lost a
-#                              hundred times among them), ten minutes of a playlist recorded
-#                              beside the game played in a terminal, voices that live ten
-#                              minutes, every fuzz target for 30 s, five minutes of the soak,
-#                              and the documentation (no warning, every public symbol
-#                              documented)
+#   scripts/test.sh --full     the full tier (CI): every offline test (voices that live ten
+#                              minutes among them), a stream starved for 300 ms and the device
+#                              lost a hundred times each way, ten minutes of a playlist
+#                              recorded beside every other live test serialized, the game
+#                              played in a terminal, five minutes of the soak, the
+#                              documentation (no warning, every public symbol documented) and
+#                              every fuzz target for 30 s
 #   scripts/test.sh ARGS...    `swift test ARGS...` (e.g. --filter Spatial), as in the full tier
 #
 # The tests never play through a sound server that was running already (a developer's
@@ -68,26 +68,37 @@ live='^SoundStageLiveTests\.'
 # The live smoke set of the quick tier: the device, a real-time engine, the tool, the first
 # hour, the documentation's samples, recording in the session, the round trip.
 smoke='^SoundStageLiveTests\.(AudioDeviceServerTests|AudioEngineServiceThreadTests|AudioEngineRealMovingTests|SoundStageToolServerTests|SoundStageToolFirstHourTests|DocSamplesRunTests|RecorderSessionTests|LatencyTests)'
-phase "offline tests (parallel)" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build --filter "$offline"
 if [[ $full == 0 ]]; then
+    phase "offline tests (parallel)" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build --filter "$offline"
     phase "live smoke set (serialized)" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build --no-parallel --filter "$smoke"
     exit 0
 fi
 export SOUNDSTAGE_TIER=full
-# Every live test, one at a time: the starved stream (its recorded silence compared with the
-# reported one to 5 ms, or one mixer update more) and the hundred device losses among them.
-phase "live tests (serialized)" swift test --skip-build --no-parallel --filter "$live" --skip PlaylistServerTests
-# Then the ten-minute playlist beside the game in a terminal and the voices that live ten
-# minutes. Beside them, at the lowest priority, the fuzzer is built (two and a half minutes
-# of compiling) and every target fuzzed for 30 s: the playlist's mixer keeps 150 ms ahead of
-# the server, and a process at nice 19 gets the cores only when nothing else wants them.
+# The offline tests, the voices that live ten minutes among them.
+phase "offline tests (parallel)" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build --filter "$offline"
+# The starved stream alone on the machine (its recorded silence is compared with the reported
+# one to 5 ms, or one mixer update more); then the device lost a hundred times each way (two
+# children waiting in real time, side by side: one after the other they took 282 s, not 159).
+phase "starved stream" swift test --skip-build --filter UnderrunTests
+phase "device lost 100 times each way" swift test --skip-build --filter FaultInjectionDeviceLossTests
+# The ten-minute playlist, and beside it, in a process of their own, every other live test
+# one at a time: each records a sink of its own or runs a server of its own, so none hears
+# another, and they ask little of the cores (one after the other they take six minutes).
+# Beside them, at the lowest priority, the fuzzer is built (two and a half minutes of
+# compiling): the playlist's mixer keeps 150 ms ahead of the server, and a process at nice 19
+# gets the cores only when nothing else wants them.
 mkdir -p .build-fuzz
-nice -n 19 bash -c 'scripts/fuzz.sh build && scripts/fuzz.sh all 30' > .build-fuzz/run.log 2>&1 &
+nice -n 19 scripts/fuzz.sh build > .build-fuzz/build.log 2>&1 &
 fuzzer=$!
-phase "ten-minute playlist, the game, long voices" swift test --skip-build --filter "PlaylistServerTests|DrumDubGameTests|VoicePhaseTests/longLives"
-phase "fuzzing (built and run beside them, 30 s a target)" wait "$fuzzer" || { cat .build-fuzz/run.log; exit 1; }
-grep -E "^==> (fuzzing|every)|^Done [0-9]+ runs" .build-fuzz/run.log >&2 || true
+swift test --skip-build --no-parallel --filter "$live" --skip "PlaylistServerTests|FaultInjectionDeviceLossTests|UnderrunTests" > .build/live.log 2>&1 &
+others=$!
+phase "ten-minute playlist" swift test --skip-build --filter PlaylistServerTests
+phase "every other live test (serialized, beside it)" wait "$others" || { cat .build/live.log; exit 1; }
+grep -E "^✔ Suite|^✘|^✔ Test run" .build/live.log >&2 || true
+phase "the fuzzer's build" wait "$fuzzer" || { cat .build-fuzz/build.log; exit 1; }
+phase "the game in a terminal" swift test --skip-build --filter DrumDubGameTests
 # The soak alone: beside the documentation and the fuzzing its memory grew 1,028,096 bytes
 # after the warm-up in one of two runs, over its 1,000,000-byte limit.
 phase "soak (5 minutes offline)" env SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
 phase documentation scripts/docs.sh
+phase "fuzzing (30 s a target)" scripts/fuzz.sh all 30

@@ -6,7 +6,7 @@ import SoundStageTestSupport
 /// drumdub's game played in a real terminal (tmux) on a real PulseAudio server, heard through
 /// the sink's monitor (parec). These measure the output as it happens, so the test script runs
 /// them in its second pass, alone on the machine (``RecordingRig/timingEnabled``).
-@Suite("DrumDubGameTests: the game in a terminal, heard at the sound server", .serialized, .enabled(if: RecordingRig.timingEnabled))
+@Suite("DrumDub in a terminal, heard at the sound server, on a quiet machine", .serialized, .enabled(if: RecordingRig.timingEnabled))
 struct DrumDubGameTests {
     /// Frames of a stereo float recording so far.
     static func frames(_ recording: ChildProcess) -> Int { recording.bytes.count / 8 }

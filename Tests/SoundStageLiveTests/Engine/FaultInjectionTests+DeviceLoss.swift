@@ -10,8 +10,8 @@ import SoundStageTestSupport
 /// window (1 s), so every loss is a new one and the engine's first retry comes at once.
 /// The test script runs the suite after the rest, with the timing suites: a test that waits
 /// in real time for a child process is starved for seconds on a loaded 2-core machine.
-@Suite("Fault injection: the output device lost mid-play, 100 times",
-       .enabled(if: RecordingRig.timingEnabled, "needs the PulseAudio server scripts/test.sh starts, and a quiet machine (it runs them after the rest)"))
+@Suite("Fault injection, on a quiet machine: the output device lost mid-play, 100 times",
+       .enabled(if: RecordingRig.timingEnabled, "needs the PulseAudio server scripts/test.sh starts, and a quiet machine (the full tier runs it apart)"))
 struct FaultInjectionDeviceLossTests {
     static let cycles = 100
     /// How long each recovered device plays before the next loss.

@@ -7,8 +7,8 @@ import SoundStageTestSupport
 /// starved for 300 ms (the engine's test hook), the sink's monitor is recorded with parec, and
 /// the tone is found again in the recording, at the phase the output's clock says (or where
 /// it stopped).
-@Suite("Underruns: a starved stream comes back on the clock", .serialized,
-       .enabled(if: RecordingRig.timingEnabled, "needs the PulseAudio server scripts/test.sh starts, and a quiet machine (it runs them after the rest)"))
+@Suite("Underruns, on a quiet machine: a starved stream comes back on the clock", .serialized,
+       .enabled(if: RecordingRig.timingEnabled, "needs the PulseAudio server scripts/test.sh starts, and a quiet machine (the full tier runs it apart)"))
 struct UnderrunTests {
     /// 250 Hz: a 4 ms period, so a phase is a time to about a sample.
     static let frequency = 250.0

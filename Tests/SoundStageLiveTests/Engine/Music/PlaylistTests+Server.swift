@@ -5,7 +5,7 @@ import SoundStageTestSupport
 
 /// A streamed playlist played for ten minutes on the real sound server, recorded from the
 /// sink's monitor with parec: the tone it plays never stops, across every item boundary.
-@Suite("Playlist on the real sound server", .enabled(if: RecordingRig.timingEnabled, "needs the PulseAudio server scripts/test.sh starts, and a quiet machine (it runs them after the rest)"))
+@Suite("Playlist on the real sound server, on a quiet machine", .enabled(if: RecordingRig.timingEnabled, "needs the PulseAudio server scripts/test.sh starts, and a quiet machine (the full tier runs it apart)"))
 struct PlaylistServerTests {
     /// How long to play: `SOUNDSTAGE_MUSIC_SECONDS`, 600 by default.
     static let seconds = Double(ProcessInfo.processInfo.environment["SOUNDSTAGE_MUSIC_SECONDS"] ?? "") ?? 600
