@@ -4,8 +4,8 @@ import Testing
 import SoundStageTestSupport
 
 /// The probes of the review of the recorder, kept as tests: each showed a defect, now fixed.
-@Suite("Recorder, reviewed: restarts, stops during a start, huge times, late devices, stop and its event, spans, the tool on a full disk, writers, block times", .enabled(if: RecordingRig.enabled), .serialized)
-struct RecorderReviewTests {
+@Suite("Recorder starts and stops: restarts, stops during a start, huge times, late devices, stop and its event, spans, the tool on a full disk, writers, block times", .enabled(if: RecordingRig.enabled), .serialized)
+struct RecorderStartStopTests {
     static func wait(_ seconds: Double, until done: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !done(), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }

@@ -6,8 +6,8 @@ import SoundStageTestSupport
 /// What a review of the music code found (in /work/review8), each kept as a test: repeats
 /// counted as plays, crossfades back and failed, a step fade a tick early, the downmix's
 /// fronts, events of short items and stops, music scenes that parsed but could not render.
-@Suite("Playlist and crossfade review", .serialized)
-struct PlaylistReviewTests {
+@Suite("Playlist transitions: crossfades and back, stingers on beats, boundaries at other rates, seeks after repeats", .serialized)
+struct PlaylistTransitionTests {
     static func mono(_ engine: AudioEngine, _ frames: Int, rate: Int = 48_000, label: String = "s.wav") throws -> Sound {
         var samples = [Float](repeating: 0, count: frames)
         samples[0] = 0.8; samples[frames - 1] = 0.8

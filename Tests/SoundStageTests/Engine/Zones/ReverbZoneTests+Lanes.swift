@@ -3,8 +3,8 @@ import Foundation
 import Testing
 import SoundStageTestSupport
 
-@Suite("Reverb zones, reviewed: players prepared or scheduled before a zone, moves mid-fade, replaced reverbs, heavier zones, fewer sends")
-struct ReverbZoneReviewTests {
+@Suite("Reverb zone lanes: players prepared or scheduled before a zone, moves mid-fade, replaced reverbs, heavier zones, fewer sends")
+struct ReverbZoneLaneTests {
     static let cave = ReverbZone(name: "cave", shape: .sphere(center: .zero, innerRadius: 4, outerRadius: 12), reverb: Reverb(preset: .stoneroom))
 
     static func burst(_ engine: AudioEngine) throws -> Sound {
