@@ -32,6 +32,8 @@ loads=()
 cleanup() {
     # Each load is a process group of its own (setsid): the build's compilers go with it.
     for pid in "${loads[@]}"; do kill -- -"$pid" 2>/dev/null || true; done
+    # SwiftPM starts its compilers in process groups of their own.
+    [[ $release == 1 ]] && pkill -f '\.build-loaded/' 2>/dev/null || true
     wait 2>/dev/null || true
     stop_pulse
 }

@@ -7,8 +7,8 @@ import SoundStage
 enum READMESamples {}
 
 extension READMESamples {
-    /// README.md:42
-    static func line42() async throws {
+    /// README.md:44
+    static func line44() async throws {
 
         // A real output device, or a loopback device that renders into memory (tests, offline renders).
         let device = try AudioDevice.openOutput()                       // throws .noOutputDevice with the ways out
@@ -39,8 +39,8 @@ extension READMESamples {
         _ = (device, context, snare, source)   // the values the sample shows
     }
 
-    /// README.md:76
-    static func line76() async throws {
+    /// README.md:78
+    static func line78() async throws {
         let device = try AudioDevice.openLoopback(format: RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32))
         let context = try AudioContext(device: device)
         // ... sources ...
@@ -49,8 +49,8 @@ extension READMESamples {
         _ = (device, context, audio, right)   // the values the sample shows
     }
 
-    /// README.md:151
-    static func line151() async throws {
+    /// README.md:153
+    static func line153() async throws {
         let engine = try AudioEngine()                                        // default device, own service thread
         let music = try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: "music.ogg"))  // streamed
         let snare = try Sound(engine: engine, contentsOf: URL(fileURLWithPath: "assets/drums/snare.wav")) // loaded
@@ -74,8 +74,8 @@ extension READMESamples {
         _ = (engine, music, snare, player, hit)   // the values the sample shows
     }
 
-    /// README.md:231
-    static func line231() async throws {
+    /// README.md:233
+    static func line233() async throws {
         try engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
                                             variation: Variation(pitch: 0.95...1.05, volume: 0.8...1)),
                                  for: footstep)
@@ -87,8 +87,8 @@ extension READMESamples {
         _ = (hum)   // the values the sample shows
     }
 
-    /// README.md:289
-    static func line289() async throws {
+    /// README.md:291
+    static func line291() async throws {
         let slot = try EffectSlot(context: context)
         try slot.setEffect(AudioEffect(context: context, .reverb(Reverb(preset: .auditorium))))
         try source.setSend(0, to: slot)                                        // sends: ContextAttributes(auxiliarySends:)
@@ -96,14 +96,14 @@ extension READMESamples {
         _ = (slot)   // the values the sample shows
     }
 
-    /// README.md:309
-    static func line309() async throws {
+    /// README.md:311
+    static func line311() async throws {
         try engine.addReverbZone(ReverbZone(name: "cave", shape: .sphere(center: [0, 0, -20], innerRadius: 6, outerRadius: 14),
                                             reverb: Reverb(preset: .cave)))
     }
 
-    /// README.md:328
-    static func line328() async throws {
+    /// README.md:330
+    static func line330() async throws {
         let calm = try Playlist(engine: engine, items: [intro, loopA, loopB])   // any formats, loaded or streamed
         calm.repeatMode = .all                          // .off, .one (the item), .all
         calm.player.tempo = MusicalTempo(beatsPerMinute: 96, beatsPerBar: 4)
@@ -119,8 +119,8 @@ extension READMESamples {
         _ = (calm, battle)   // the values the sample shows
     }
 
-    /// README.md:381
-    static func line381() async throws {
+    /// README.md:383
+    static func line383() async throws {
         let session = AudioSession.shared
         try session.setCategory(.playback)
         session.delegate = game                        // your AudioSessionDelegate, held weakly; or session.events()
@@ -131,8 +131,8 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:473
-    static func line473() async throws {
+    /// README.md:475
+    static func line475() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -143,14 +143,14 @@ extension READMESamples {
     }
 
     static let samples: [DocSample] = [
-        DocSample("README.md:42", line42),
-        DocSample("README.md:76", line76),
-        DocSample("README.md:151", line151),
-        DocSample("README.md:231", line231),
-        DocSample("README.md:289", line289),
-        DocSample("README.md:309", line309),
-        DocSample("README.md:328", line328),
-        DocSample("README.md:381", line381),
-        DocSample("README.md:473", line473),
+        DocSample("README.md:44", line44),
+        DocSample("README.md:78", line78),
+        DocSample("README.md:153", line153),
+        DocSample("README.md:233", line233),
+        DocSample("README.md:291", line291),
+        DocSample("README.md:311", line311),
+        DocSample("README.md:330", line330),
+        DocSample("README.md:383", line383),
+        DocSample("README.md:475", line475),
     ]
 }
