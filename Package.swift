@@ -73,9 +73,15 @@ let package = Package(
             name: "CSignalRelay",
             path: "Sources/CSignalRelay"
         ),
+        // The process's exit handler, registered as the library loads (a constructor), so it
+        // runs before OpenAL Soft's clean-up however late OpenAL is first used.
+        .target(
+            name: "CProcessExit",
+            path: "Sources/CProcessExit"
+        ),
         .target(
             name: "SoundStage",
-            dependencies: ["COpenAL", "CVorbis", "CFLAC", "COpus", "CMPG123", "CALUT", "CSystemd", "CSignalRelay", "CPulse",
+            dependencies: ["COpenAL", "CVorbis", "CFLAC", "COpus", "CMPG123", "CALUT", "CSystemd", "CSignalRelay", "CProcessExit", "CPulse",
                            .product(name: "Logging", package: "swift-log")],
             path: "Sources/SoundStage"
         ),
@@ -142,6 +148,17 @@ let package = Package(
             name: "DocSamples",
             dependencies: ["SoundStage"],
             path: "Tests/DocSamples"
+        ),
+        // A process whose first OpenAL use comes as it exits (the exit race, forced by an
+        // exit handler of CExitRace): run by ProcessExitTests. Not a product.
+        .target(
+            name: "CExitRace",
+            path: "Tests/CExitRace"
+        ),
+        .executableTarget(
+            name: "ExitRace",
+            dependencies: ["SoundStage", "CExitRace"],
+            path: "Tests/ExitRace"
         ),
         // The tests, in targets by tier, in folders that mirror Sources: offline renders
         // (parallel), the live ones on the real sound server (scripts/test.sh runs them in a

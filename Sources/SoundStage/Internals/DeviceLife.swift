@@ -41,9 +41,10 @@ final class DeviceLife: @unchecked Sendable {
     /// The devices open in the process.
     private static let open = LockedBox<[ObjectIdentifier: DeviceLife]>([:])
 
-    /// As the process exits (an exit handler the gateway registers before its first OpenAL
-    /// call): every device still open is closed (a game that exits holding its engine, or
-    /// dropping it as it exits while the service thread still holds it for a tick), before
+    /// As the process exits (the exit handler of target CProcessExit, registered as the
+    /// library loads, calls this once the gateway has made its first OpenAL call): every
+    /// device still open is closed (a game that exits holding its engine, or dropping it as
+    /// it exits while the service thread still holds it for a tick), before
     /// OpenAL Soft's own clean-up, which would report each as "device not closed". The
     /// gateway lock is then kept, so no thread calls into OpenAL once its clean-up has run.
     static func closeAllAtExit() {

@@ -1,4 +1,5 @@
 import COpenAL
+import CProcessExit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -43,8 +44,16 @@ enum OpenAL {
 
         init() {
             // First, before any OpenAL call: as the process exits, the devices left open are
-            // closed and OpenAL is called no more (``DeviceLife/closeAllAtExit()``).
-            atexit { DeviceLife.closeAllAtExit() }
+            // closed and OpenAL is called no more (``DeviceLife/closeAllAtExit()``), by the
+            // exit handler target CProcessExit registered as the library loaded. A handler
+            // registered here would not run when the process is exiting already (another
+            // thread inside exit() as this one first touches OpenAL), and this thread's first
+            // call would then land after OpenAL Soft's own clean-up: an abort as the process
+            // exits. A thread that comes too late makes no OpenAL call: it waits for the
+            // process to end, as one waiting for the lock the exit handler keeps does.
+            guard ss_exit_set_hook({ DeviceLife.closeAllAtExit() }) != 0 else {
+                while true { pause() }
+            }
             usesThreadContexts = alcIsExtensionPresent(nil, "ALC_EXT_thread_local_context") != ALC_FALSE
         }
     }
