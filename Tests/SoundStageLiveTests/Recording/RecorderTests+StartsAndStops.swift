@@ -222,7 +222,20 @@ struct RecorderStartStopTests {
             let span = r.state.withLockedValue { $0.spans[0] }
             short.append(Int(((span.end! - span.start) * 48_000).rounded()) - r.framesRecorded)
         }
-        #expect(short.allSatisfy { abs($0) <= 480 }, "frames of the span up to stop() missing from (or beyond) the file, within 10 ms: \(short)")
+        // Nothing captured before stop() is missing (the tail is read on for), to a frame (both
+        // ends of a span are rounded up to a frame). A file may hold more than the span: the
+        // recorder places frames by the earliest of its reads' times less the frames read
+        // (no frame was captured after the read that gave it), and a read that comes late (a
+        // loaded machine) leaves that estimate late until an earlier one comes, so the first
+        // frames written were captured up to that much before record(). While the server and
+        // the capture thread keep up, the estimate is late by at most one fragment of the
+        // capture stream (OpenAL Soft 1.19.1 asks PulseAudio for fragments of 50 ms) and one
+        // period of the capture thread (10 ms): 60 ms, 2,880 frames. (Seen on this 2-core
+        // machine: 0 to 356 frames idle, 0 to 427 with a busy loop on each core, 786 once; the
+        // 480 asserted before, 10 ms, held by chance.)
+        let extraBound = Int((0.050 + Recorder.tickSeconds) * 48_000)
+        print("stop(): frames of each span up to stop() missing from the file (negative: captured before record()): \(short)")
+        #expect(short.allSatisfy { $0 <= 1 && $0 >= -extraBound }, "frames of the span up to stop() missing from the file (positive) or captured before record() (negative; at most \(extraBound)): \(short)")
     }
 
 
