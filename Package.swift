@@ -5,6 +5,12 @@ let package = Package(
     name: "SoundStage",
     products: [
         .library(name: "SoundStage", targets: ["SoundStage"]),
+        // A game may depend on less than everything: each module, with the modules under it.
+        .library(name: "SoundStageCore", targets: ["SoundStageCore"]),
+        .library(name: "SoundStageSession", targets: ["SoundStageSession"]),
+        .library(name: "SoundStageRecording", targets: ["SoundStageRecording"]),
+        .library(name: "SoundStageEngine", targets: ["SoundStageEngine"]),
+        .library(name: "SoundStageScenes", targets: ["SoundStageScenes"]),
         .executable(name: "soundstage", targets: ["soundstage"]),
         .executable(name: "drumdub", targets: ["DrumDub"]),
         .executable(name: "soundstage-bench", targets: ["SoundStageBenchmarks"]),
@@ -79,10 +85,44 @@ let package = Package(
             name: "CProcessExit",
             path: "Sources/CProcessExit"
         ),
+        // The library, in modules along its layers (ARCHITECTURE.md): each sees only the
+        // modules below it, and what they share beyond the public API has `package` access.
+        // OpenAL and files: errors, the OpenAL gateway and its lock, devices and contexts,
+        // properties, effects, every codec, signal measures, buffers, sources, the listener.
+        .target(
+            name: "SoundStageCore",
+            dependencies: ["COpenAL", "CVorbis", "CFLAC", "COpus", "CMPG123", "CALUT", "CProcessExit",
+                           .product(name: "Logging", package: "swift-log")],
+            path: "Sources/SoundStageCore"
+        ),
+        // The process's audio session: categories, interruptions, the sound server, sleep, Ctrl-Z.
+        .target(
+            name: "SoundStageSession",
+            dependencies: ["SoundStageCore", "CPulse", "CSystemd", "CSignalRelay"],
+            path: "Sources/SoundStageSession"
+        ),
+        // Recording from a capture device into a file.
+        .target(
+            name: "SoundStageRecording",
+            dependencies: ["SoundStageCore", "SoundStageSession", "CVorbis"],
+            path: "Sources/SoundStageRecording"
+        ),
+        // The engine: players, voices, buses, zones, music, the service thread.
+        .target(
+            name: "SoundStageEngine",
+            dependencies: ["SoundStageCore", "SoundStageSession", "COpenAL"],
+            path: "Sources/SoundStageEngine"
+        ),
+        // Scenes: the JSON format, offline renders, plots.
+        .target(
+            name: "SoundStageScenes",
+            dependencies: ["SoundStageCore", "SoundStageEngine"],
+            path: "Sources/SoundStageScenes"
+        ),
+        // `import SoundStage`: every module above, and the documentation catalog.
         .target(
             name: "SoundStage",
-            dependencies: ["COpenAL", "CVorbis", "CFLAC", "COpus", "CMPG123", "CALUT", "CSystemd", "CSignalRelay", "CProcessExit", "CPulse",
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SoundStageCore", "SoundStageSession", "SoundStageRecording", "SoundStageEngine", "SoundStageScenes"],
             path: "Sources/SoundStage"
         ),
         .executableTarget(

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds SoundStage's documentation (the DocC catalog in Sources/SoundStage/SoundStage.docc
-# and every public symbol's doc comment) with swift-docc-plugin, offline, treating every
-# warning as an error, and checks that documentation coverage is 100 % of the SoundStage
-# module's public symbols: it fails naming each one without documentation.
+# and every public symbol's doc comment, from every module `import SoundStage` re-exports) in
+# one archive, offline, treating every warning as an error, and checks that documentation
+# coverage is 100 % of the public symbols: it fails naming each one without documentation.
 #
 #   scripts/docs.sh            build into .build/docs/SoundStage.doccarchive and check
 #   scripts/docs.sh --preview  then say how to read it
 #
-# scripts/test.sh --full runs it.
+# The symbols come from swift-symbolgraph-extract, told to take in the re-exported modules
+# (swift-docc-plugin's extraction leaves them out: the archive would hold the catalog and no
+# symbol), and the archive from `docc convert`. scripts/test.sh --full runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -19,10 +21,36 @@ archive=$out/SoundStage.doccarchive
 rm -rf "$archive"
 mkdir -p "$out"
 log=$out/generate.log
+swift build --target SoundStage >"$log" 2>&1 || { cat "$log"; echo "==> documentation: the build failed" >&2; exit 1; }
+bin=$(swift build --show-bin-path)
+graphs=$out/symbol-graphs
+rm -rf "$graphs"
+mkdir -p "$graphs"
+# The library's modules, re-exported by SoundStage (Sources/SoundStage/SoundStage.swift).
+modules=$(sed -n 's/^@_exported import \(SoundStage[A-Za-z]*\)$/\1/p' Sources/SoundStage/SoundStage.swift | paste -sd, -)
+includes=(-I "$bin/Modules")
+for c in Sources/C*; do
+    includes+=(-I "$c")
+    [[ -d $c/include ]] && includes+=(-I "$c/include")
+done
+# The C targets' module maps, which SwiftPM writes into the build folder.
+for map in "$bin"/C*.build/module.modulemap; do includes+=(-I "$(dirname "$map")"); done
+# The system libraries' headers, where their module maps' shims find them (Package.swift's pkgConfig).
+for dir in $(sed -n 's/.*pkgConfig: "\([^"]*\)".*/\1/p' Package.swift | xargs pkg-config --cflags-only-I | tr ' ' '\n' | sed -n 's/^-I//p'); do
+    includes+=(-I "$dir")
+done
+if ! swift-symbolgraph-extract -module-name SoundStage -target "$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')" \
+    "${includes[@]}" -minimum-access-level public -skip-synthesized-members -output-dir "$graphs" \
+    -experimental-allowed-reexported-modules="$modules" >>"$log" 2>&1; then
+    cat "$log"
+    echo "==> documentation: the symbol graph could not be extracted" >&2
+    exit 1
+fi
 # --experimental-documentation-coverage writes documentation-coverage.json into the archive.
-if ! swift package --allow-writing-to-directory "$out" generate-documentation --target SoundStage \
+if ! docc convert Sources/SoundStage/SoundStage.docc --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name SoundStage --fallback-bundle-identifier SoundStage \
     --output-path "$archive" --warnings-as-errors --experimental-documentation-coverage \
-    --coverage-summary-level brief --experimental-skip-synthesized-symbols --enable-inherited-docs >"$log" 2>&1; then
+    --coverage-summary-level brief --enable-inherited-docs >>"$log" 2>&1; then
     cat "$log"
     echo "==> documentation: docc failed (warnings are errors)" >&2
     exit 1
@@ -45,5 +73,5 @@ for e in missing:
 sys.exit(0 if total > 0 and not missing else 1)
 PY
 if [[ ${1:-} == --preview ]]; then
-    echo "==> open $archive with Xcode, or: swift package --disable-sandbox preview-documentation --target SoundStage"
+    echo "==> open $archive with Xcode, or: docc preview Sources/SoundStage/SoundStage.docc --additional-symbol-graph-dir $graphs --fallback-display-name SoundStage --fallback-bundle-identifier SoundStage"
 fi

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import SoundStageTestSupport
 
 /// Streams that run dry on the real sound server and come back: the service thread is

@@ -3,7 +3,12 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import SoundStageTestSupport
 
 /// Property writes are handed to OpenAL without an error check after each; an error OpenAL

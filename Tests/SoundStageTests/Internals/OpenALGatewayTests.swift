@@ -3,7 +3,12 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import SoundStageTestSupport
 
 @Suite("OpenALGateway: the error trap and context switching")

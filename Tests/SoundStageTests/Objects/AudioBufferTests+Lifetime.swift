@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import SoundStageTestSupport
 
 /// A buffer's lifetime under the source that plays it (reads OpenAL names, hence @testable).

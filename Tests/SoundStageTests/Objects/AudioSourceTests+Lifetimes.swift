@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import SoundStageTestSupport
 
 /// What a source keeps alive, and that released sources and buffers leave no OpenAL name behind.

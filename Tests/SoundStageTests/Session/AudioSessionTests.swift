@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import SoundStageTestSupport
 
 /// The session's own logic with offline engines joined to a session of the test's own (the

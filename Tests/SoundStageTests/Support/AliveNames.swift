@@ -1,6 +1,11 @@
 import COpenAL
 import Foundation
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import SoundStageTestSupport
 
 /// Whether OpenAL still knows these source and buffer names in `context`.

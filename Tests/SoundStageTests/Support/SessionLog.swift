@@ -1,6 +1,11 @@
 import Foundation
 import Synchronization
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import SoundStageTestSupport
 
 /// Collects a session's events from its delegate, noting whether each arrived on the

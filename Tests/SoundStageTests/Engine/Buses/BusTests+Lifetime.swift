@@ -1,5 +1,10 @@
 import Foundation
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import Testing
 import SoundStageTestSupport
 

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import SoundStage
+import SoundStage
+@testable import SoundStageCore
+@testable import SoundStageSession
+@testable import SoundStageRecording
+@testable import SoundStageEngine
+@testable import SoundStageScenes
 import SoundStageTestSupport
 
 /// Playlists, heard offline: items of three formats back to back, each first frame right

@@ -1,0 +1,321 @@
+import COpenAL
+
+/// An OpenAL device: a real output (through a sound server or a sound card) or a loopback
+/// device that renders into memory, faster than real time, for offline renders and tests.
+///
+/// A device is closed when the last reference to it goes away (contexts keep their device
+/// alive), or at once by ``close()``, which destroys its contexts with it.
+public final class AudioDevice: Sendable, CustomStringConvertible {
+    /// What kind of device this is.
+    public enum Kind: Sendable, Hashable {
+        /// A real output device.
+        case output
+        /// A loopback device rendering in the given format (`ALC_SOFT_loopback`).
+        case loopback(RenderFormat)
+    }
+
+    package let handle: CHandle
+    /// The device's name as OpenAL reports it.
+    public let name: String
+    /// Output or loopback.
+    public let kind: Kind
+    /// The ALC extensions this device supports.
+    public let extensions: [String]
+    private let extensionSet: Set<String>
+    /// Whether it is closed, and the contexts to destroy first when it is.
+    let life: DeviceLife
+
+    /// `life` is made where the device is opened, under the same hold of the lock, so the
+    /// exit handler never misses a device.
+    private init(handle: CHandle, kind: Kind, life: DeviceLife) {
+        self.handle = handle
+        self.kind = kind
+        self.life = life
+        let (name, extensions) = OpenAL.withDevice { _ -> (String, [String]) in
+            let name = OpenAL.string(alcGetString(handle.raw, ALC_ALL_DEVICES_SPECIFIER))
+                ?? OpenAL.string(alcGetString(handle.raw, ALC_DEVICE_SPECIFIER)) ?? "unnamed"
+            let ext = OpenAL.string(alcGetString(handle.raw, ALC_EXTENSIONS)) ?? ""
+            return (name, ext.split(separator: " ").map(String.init))
+        }
+        self.name = name
+        self.extensions = extensions
+        self.extensionSet = Set(extensions)
+    }
+
+    deinit {
+        let life = self.life, description = self.description
+        OpenAL.withDevice { held in life.close(held, Self.operationName("deinit"), object: description) }
+    }
+
+    /// Whether the device was closed (``close()``, ``AudioEngine/shutdown()``).
+    public var isClosed: Bool { OpenAL.withDevice { _ in life.isClosed } }
+
+    /// Closes the device now, whoever still holds it: its contexts are destroyed first (the
+    /// writes left unchecked in them checked), every source, buffer and effect in them goes
+    /// with them, and the sound server's stream is closed. What is left of them refuses
+    /// calls with ``SoundStageError/Code-swift.struct/deviceClosed``; releasing them is safe.
+    /// Closing twice does nothing. ``AudioEngine/shutdown()`` closes its device this way.
+    public func close() {
+        OpenAL.withDevice { held in life.close(held, Self.operationName("close()"), object: description) }
+    }
+
+    /// The error a call on a closed device gets.
+    func closedError(_ member: String) -> SoundStageError {
+        failure(.deviceClosed, member, "the device was closed (AudioEngine.shutdown() or close()); open another")
+    }
+
+    /// For example `device 'ALSA Default'` or `loopback device (48000 Hz stereo float32)`.
+    public var description: String {
+        switch kind {
+        case .output: return "device '\(name)'"
+        case .loopback(let format): return "loopback device (\(format))"
+        }
+    }
+
+    /// The render format of a loopback device, nil for a real output.
+    public var loopbackFormat: RenderFormat? {
+        if case .loopback(let format) = kind { return format }
+        return nil
+    }
+
+    // MARK: - Enumeration
+
+    /// Whether OpenAL has the ALC extension `name` without a device (e.g. `ALC_SOFT_loopback`).
+    public static func isExtensionPresent(_ name: String) -> Bool {
+        OpenAL.withDevice { _ in alcIsExtensionPresent(nil, name) != ALC_FALSE }
+    }
+
+    /// The ALC extensions available without a device.
+    public static var extensions: [String] {
+        OpenAL.withDevice { _ in
+            (OpenAL.string(alcGetString(nil, ALC_EXTENSIONS)) ?? "").split(separator: " ").map(String.init)
+        }
+    }
+
+    private static var enumerateAll: Bool {
+        alcIsExtensionPresent(nil, "ALC_ENUMERATE_ALL_EXT") != ALC_FALSE
+    }
+
+    /// The names of the output devices OpenAL can see (`ALC_ALL_DEVICES_SPECIFIER` where
+    /// `ALC_ENUMERATE_ALL_EXT` is present, `ALC_DEVICE_SPECIFIER` otherwise).
+    public static var outputDevices: [String] {
+        OpenAL.withDevice { _ in
+            OpenAL.stringList(alcGetString(nil, enumerateAll ? ALC_ALL_DEVICES_SPECIFIER : ALC_DEVICE_SPECIFIER))
+        }
+    }
+
+    /// The names of the capture (input) devices.
+    public static var captureDevices: [String] {
+        OpenAL.withDevice { _ in OpenAL.stringList(alcGetString(nil, ALC_CAPTURE_DEVICE_SPECIFIER)) }
+    }
+
+    /// The default output device's name, nil when there is none.
+    public static var defaultOutputDevice: String? {
+        OpenAL.withDevice { _ in
+            let s = OpenAL.string(alcGetString(
+                nil, enumerateAll ? ALC_DEFAULT_ALL_DEVICES_SPECIFIER : ALC_DEFAULT_DEVICE_SPECIFIER))
+            return (s?.isEmpty ?? true) ? nil : s
+        }
+    }
+
+    /// The default capture device's name, nil when there is none.
+    public static var defaultCaptureDevice: String? {
+        OpenAL.withDevice { _ in
+            let s = OpenAL.string(alcGetString(nil, ALC_CAPTURE_DEFAULT_DEVICE_SPECIFIER))
+            return (s?.isEmpty ?? true) ? nil : s
+        }
+    }
+
+    // MARK: - Opening
+
+    /// What to do when no output device opens, for error messages.
+    static let noDeviceAdvice = "start a sound server (PulseAudio or PipeWire), choose OpenAL Soft's backend with ALSOFT_DRIVERS (ALSOFT_DRIVERS=null gives a silent device), or render offline with AudioDevice.openLoopback(format:)"
+
+    /// Opens the default output device, or the one named `name` (one of ``outputDevices``).
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/deviceNotFound`` for a name that is not
+    ///   listed, ``SoundStageError/Code-swift.struct/noOutputDevice`` when no device opens; the
+    ///   error names the ways out. SoundStage never substitutes a null or offline device on
+    ///   its own: ask for ``openLoopback(format:)`` when that is what you want.
+    public static func openOutput(named name: String? = nil) throws -> AudioDevice {
+        let object = name.map { "device '\($0)'" } ?? "the default output device"
+        let available = outputDevices
+        if let name, !available.contains(name) {
+            throw failure(.deviceNotFound, "openOutput(named:)", object: object,
+                          "no such output device; available: \(available.isEmpty ? "none" : available.joined(separator: ", "))")
+        }
+        if available.isEmpty {
+            throw failure(.noOutputDevice, "openOutput(named:)", object: object, "OpenAL lists no output device: \(noDeviceAdvice)")
+        }
+        let opened: DeviceLife? = OpenAL.withDevice { held in
+            guard let device = alcOpenDevice(name) else {
+                _ = alcGetError(nil)
+                return nil
+            }
+            return DeviceLife(held, raw: device, isCapture: false)
+        }
+        guard let opened else {
+            throw failure(.noOutputDevice, "openOutput(named:)", object: object,
+                          "alcOpenDevice failed (no sound server or sound card answered): \(noDeviceAdvice)")
+        }
+        return AudioDevice(handle: CHandle(raw: opened.raw), kind: .output, life: opened)
+    }
+
+    /// Opens a loopback device that renders `format` into memory when asked
+    /// (``render(frames:)``), as fast as the CPU allows. Needs `ALC_SOFT_loopback`.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/extensionMissing`` without the extension,
+    ///   ``SoundStageError/Code-swift.struct/unsupportedFormat`` for a format OpenAL Soft
+    ///   cannot render (the sample rate must be 8000...192000 Hz).
+    public static func openLoopback(format: RenderFormat = RenderFormat()) throws -> AudioDevice {
+        let object = "loopback device (\(format))"
+        guard isExtensionPresent("ALC_SOFT_loopback") else {
+            throw failure(.extensionMissing, "openLoopback(format:)", object: object,
+                          "this OpenAL has no ALC_SOFT_loopback; offline rendering needs OpenAL Soft")
+        }
+        guard Limits.outputSampleRates.contains(format.sampleRate) else {
+            throw failure(.unsupportedFormat, "openLoopback(format:)", object: object,
+                          "sample rate must be in \(Limits.outputSampleRates) Hz, got \(format.sampleRate)")
+        }
+        guard let channels = format.channels.alcValue else {
+            throw failure(.unsupportedFormat, "openLoopback(format:)", object: object,
+                          "a device cannot output the \(format.channels.rawValue) layout; use one of \(ChannelLayout.outputLayouts.map(\.rawValue).joined(separator: ", "))")
+        }
+        let result: Result<DeviceLife, SoundStageError> = OpenAL.withDevice { held in
+            guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
+                _ = alcGetError(nil)
+                return .failure(failure(.noOutputDevice, "openLoopback(format:)", object: object,
+                                        "alcLoopbackOpenDeviceSOFT: OpenAL Soft could not open a loopback device"))
+            }
+            let ok = alcIsRenderFormatSupportedSOFT(
+                raw, ALCsizei(format.sampleRate), channels, format.sampleType.alcValue)
+            if ok == ALC_FALSE {
+                _ = alcCloseDevice(raw)
+                return .failure(failure(.unsupportedFormat, "openLoopback(format:)", object: object,
+                                        "OpenAL Soft cannot render this format (alcIsRenderFormatSupportedSOFT)"))
+            }
+            return .success(DeviceLife(held, raw: raw, isCapture: false))
+        }
+        let opened = try result.get()
+        return AudioDevice(handle: CHandle(raw: opened.raw), kind: .loopback(format), life: opened)
+    }
+
+    // MARK: - Queries
+
+    /// Whether this device has the ALC extension `name`.
+    public func isExtensionPresent(_ name: String) -> Bool { extensionSet.contains(name) }
+
+    /// The HRTF data sets this device can use (`ALC_SOFT_HRTF`), by name. Empty without the
+    /// extension.
+    public var availableHRTFs: [String] {
+        guard isExtensionPresent("ALC_SOFT_HRTF") else { return [] }
+        return OpenAL.withDevice { _ in
+            guard !isClosed else { return [] }
+            var count: ALCint = 0
+            alcGetIntegerv(handle.raw, ALC_NUM_HRTF_SPECIFIERS_SOFT, 1, &count)
+            return (0..<max(0, count)).compactMap { OpenAL.string(alcGetStringiSOFT(handle.raw, ALC_HRTF_SPECIFIER_SOFT, $0)) }
+        }
+    }
+
+    /// Whether the device is still connected (`ALC_EXT_disconnect`); always true without the
+    /// extension. A lost output device (unplugged, sound server gone) reads false, and so
+    /// does a closed one.
+    public var isConnected: Bool {
+        guard isExtensionPresent("ALC_EXT_disconnect") else { return !isClosed }
+        return OpenAL.withDevice { _ in
+            guard !isClosed else { return false }
+            var value: ALCint = 1
+            alcGetIntegerv(handle.raw, ALC_CONNECTED, 1, &value)
+            return value != 0
+        }
+    }
+
+    /// The device's clock in nanoseconds: how much audio it has mixed since it opened
+    /// (`ALC_DEVICE_CLOCK_SOFT`), so it reads the time at which the next mix begins; nil
+    /// without `ALC_SOFT_device_clock` or once the device is closed.
+    public var clockNanoseconds: Int64? { deviceClockValue(ALC_DEVICE_CLOCK_SOFT) }
+
+    /// How far the device's output runs behind its mixer, in nanoseconds: what it has mixed
+    /// and not yet played, the sound server's buffer included (`ALC_DEVICE_LATENCY_SOFT`);
+    /// nil without `ALC_SOFT_device_clock` or once closed. PulseAudio reports none for a stream's first few
+    /// hundred milliseconds (OpenAL Soft then reads about 1 ms).
+    public var latencyNanoseconds: Int64? { deviceClockValue(ALC_DEVICE_LATENCY_SOFT) }
+
+    /// One 64-bit value of `ALC_SOFT_device_clock`; nil without the extension.
+    private func deviceClockValue(_ param: Int32) -> Int64? {
+        guard isExtensionPresent("ALC_SOFT_device_clock") else { return nil }
+        return OpenAL.withDevice { _ -> Int64? in
+            guard !isClosed else { return nil }
+            var value: ALCint64SOFT = 0
+            alcGetInteger64vSOFT(handle.raw, param, 1, &value)
+            return value
+        }
+    }
+
+    /// Reads one ALC integer of this device; 0 once it is closed.
+    func integer(_ held: borrowing LockHeld, _ param: Int32) -> Int32 {
+        guard !isClosed else { return 0 }
+        var value: ALCint = 0
+        alcGetIntegerv(handle.raw, param, 1, &value)
+        return value
+    }
+
+    // MARK: - Rendering
+
+    /// Renders `frames` frames of the mix of every context on this loopback device.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` on a real output device,
+    ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a negative count,
+    ///   ``SoundStageError/Code-swift.struct/deviceClosed`` once it is closed.
+    public func render(frames: Int) throws -> RenderedAudio {
+        guard let format = loopbackFormat else {
+            throw failure(.invalidState, "render(frames:)", "only a loopback device renders on request; open one with AudioDevice.openLoopback(format:)")
+        }
+        guard frames >= 0 else {
+            throw failure(.invalidArgument, "render(frames:)", "frame count must not be negative, got \(frames)")
+        }
+        let count = frames * format.channels.channelCount
+        // Nothing to mix; and an empty array made with unsafeUninitializedCapacity writes its
+        // count into the shared empty storage, which ThreadSanitizer reports as a race.
+        guard count > 0 else { return RenderedAudio(format: format, samples: []) }
+        switch format.sampleType {
+        case .float32:
+            let samples = try [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                try renderRaw(into: UnsafeMutableRawBufferPointer(buffer), frames: frames)
+                initialized = count
+            }
+            return RenderedAudio(format: format, samples: samples)
+        case .int16:
+            var ints = [Int16](repeating: 0, count: count)
+            try ints.withUnsafeMutableBytes { try renderRaw(into: $0, frames: frames) }
+            return RenderedAudio(format: format, samples: ints.map { Float($0) / 32768 })
+        }
+    }
+
+    /// Renders `frames` frames straight into `buffer`, in the device's own format (Int16 or
+    /// Float32, interleaved). The buffer must hold `frames * bytesPerFrame` bytes.
+    public func render(into buffer: UnsafeMutableRawBufferPointer, frames: Int) throws {
+        guard let format = loopbackFormat else {
+            throw failure(.invalidState, "render(into:frames:)", "only a loopback device renders on request")
+        }
+        guard frames >= 0, buffer.count >= frames * format.bytesPerFrame else {
+            throw failure(.invalidArgument, "render(into:frames:)", "a buffer of \(buffer.count) bytes cannot hold \(frames) frames of \(format.bytesPerFrame) bytes")
+        }
+        try renderRaw(into: buffer, frames: frames)
+    }
+
+    private func renderRaw(into buffer: UnsafeMutableRawBufferPointer, frames: Int) throws {
+        guard frames > 0, let base = buffer.baseAddress else { return }
+        let raw = handle.raw
+        try OpenAL.withDevice { _ in
+            guard !isClosed else { throw closedError("render(frames:)") }
+            try OpenAL.callALC(raw, Self.operationName("render(frames:)"), on: description) {
+                alcRenderSamplesSOFT(raw, base, ALCsizei(frames))
+            }
+        }
+    }
+}
+
+extension AudioDevice: ErrorNaming {
+    package var errorObject: String { description }
+}

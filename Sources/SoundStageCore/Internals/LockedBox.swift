@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A value behind a lock of its own (a pthread mutex), reachable only inside ``withLock(_:)``:
+/// for state that is not under the gateway lock (``LockedState``), such as a watcher's, a
+/// sound's cache or an engine's output.
+///
+/// It stands where `Synchronization.Mutex` would: ThreadSanitizer cannot see `Mutex`'s futex
+/// on Linux (Swift 6.3.1: two threads appending under one `Mutex` are reported as racing),
+/// while it knows pthread mutexes, so `scripts/sanitize.sh thread` can tell a real race from
+/// a locked access.
+package final class LockedBox<Value>: @unchecked Sendable {
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    package init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Takes the lock and runs `body` on the value.
+    @inlinable @inline(__always)
+    package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// A thread of its own that runs the jobs handed to it one at a time, in order: where the
+/// audio session acts on what its watchers saw and delivers its events, so a watcher's own
+/// thread (a sound-server callback) never waits on an engine. The thread ends after
+/// ``idleSeconds`` with nothing to do, and a new one starts with the next job.
+package final class SerialThread: Sendable {
+    private struct Queue {
+        var jobs: [@Sendable () -> Void] = []
+        var started = false
+    }
+
+    private let queue = LockedBox(Queue())
+    /// How long the thread waits for a job before it ends.
+    static let idleSeconds = 5.0
+    private let wake = DispatchSemaphore(value: 0)
+    /// The thread's name (Linux keeps 15 characters).
+    let name: String
+    private let key: String
+
+    package init(name: String) {
+        self.name = name
+        key = "SoundStage.SerialThread.\(name)"
+    }
+
+    /// Whether the calling thread is this one.
+    package var isCurrent: Bool { Thread.current.threadDictionary[key] as? Bool ?? false }
+
+    /// Runs `job` on the thread after the jobs already handed to it.
+    package func submit(_ job: @escaping @Sendable () -> Void) {
+        let start = queue.withLock { q -> Bool in
+            q.jobs.append(job)
+            defer { q.started = true }
+            return !q.started
+        }
+        if start {
+            let thread = Thread { [self] in
+                Thread.current.name = name
+                Thread.current.threadDictionary[key] = true
+                while true {
+                    let woken = wake.wait(timeout: .now() + Self.idleSeconds) == .success
+                    let jobs = queue.withLock { q -> [@Sendable () -> Void]? in
+                        // Idle: end, unless a job came in meanwhile (decided under the lock, so
+                        // the next submit starts a new thread if this one has gone).
+                        if !woken, q.jobs.isEmpty {
+                            q.started = false
+                            return nil
+                        }
+                        defer { q.jobs = [] }
+                        return q.jobs
+                    }
+                    guard let jobs else { return }
+                    for job in jobs { job() }
+                }
+            }
+            thread.name = name
+            thread.start()
+        }
+        wake.signal()
+    }
+}

@@ -1,0 +1,75 @@
+import SoundStageCore
+import SoundStageSession
+
+// Effects on buses: a bus's effect runs in one slot that every sound on the bus (or a bus
+// under it without an effect of its own) sends to, through the source's first auxiliary send.
+// What a source hears of effects is set in one place, for voices and players alike.
+extension VoicePool {
+    /// Sets or clears `bus`'s effect and refreshes the sends of its real voices and (through
+    /// the engine) its players.
+    func setEffect(_ bus: Bus, _ settings: EffectSettings?, level: Float, context: AudioContext) throws {
+        try changeEffects { s in
+            let b = Int(bus.index)
+            if let settings {
+                let slot = try EffectSlot(context: context)
+                try slot.setEffect(try AudioEffect(context: context, settings))
+                try slot.setGain(level)
+                s.buses[b].effect = (settings, level)
+                s.buses[b].effectSlot = slot
+            } else {
+                s.buses[b].effect = nil
+                s.buses[b].effectSlot = nil
+            }
+        }
+    }
+
+    /// Changes what sounds hear of effects (a bus's effect, the zones, which buses send to
+    /// them), then sets every real voice's filter and sends again and (through the engine)
+    /// every player's. Sends that did not change are not written again.
+    func changeEffects(_ body: (inout VoicePoolState) throws -> Void) throws {
+        try OpenAL.lock.withLock { held in
+            let engine = try state.withLockedValue(held) { s -> AudioEngine? in
+                try body(&s)
+                for r in s.reals.indices {
+                    let i = Int(s.reals[r].slot)
+                    try applyEffects(&s, to: s.reals[r].source, bus: s.slots[i].bus, occlusion: s.details[i].occlusion,
+                                     obstruction: s.details[i].obstruction, sendLevel: s.details[i].sendLevel)
+                }
+                return s.engine
+            }
+            engine?.busesChanged(held)
+        }
+    }
+
+    /// The slot a sound on `bus` sends to: its bus's effect, or the nearest above it; made on
+    /// `context` if the engine moved since.
+    private func effectSlot(_ s: inout VoicePoolState, bus: Int32, context: AudioContext) throws -> EffectSlot? {
+        var b = Int(bus)
+        while b >= 0, s.buses[b].effect == nil { b = Int(s.buses[b].parent) }
+        guard b >= 0, let (settings, level) = s.buses[b].effect else { return nil }
+        if let slot = s.buses[b].effectSlot, slot.context === context { return slot }
+        let slot = try EffectSlot(context: context)
+        try slot.setEffect(try AudioEffect(context: context, settings))
+        try slot.setGain(level)
+        s.buses[b].effectSlot = slot
+        return slot
+    }
+
+    /// What a source on `bus` hears of walls and effects: the occlusion filter on its direct
+    /// path, its first send to its bus's effect and the next ones to the reverb zones, what
+    /// it sends muffled by occlusion and scaled by its send level.
+    func applyEffects(_ s: inout VoicePoolState, to source: AudioSource, bus: Int32, occlusion: Float, obstruction: Float, sendLevel: Float) throws {
+        let context = source.context
+        try source.setDirectFilter(try filter(&s, Occlusion.directFilter(occlusion: occlusion, obstruction: obstruction), in: context))
+        guard context.auxiliarySends > 0 else { return }
+        let sendFilter = Occlusion.sendFilter(occlusion: occlusion, level: sendLevel)
+        let slot = try effectSlot(&s, bus: bus, context: context)
+        try source.setSend(0, to: slot, filter: slot == nil ? nil : try filter(&s, sendFilter, in: context))
+        // The reverb zones' lanes, on the sends after it.
+        let hears = hearsZones(s, bus: bus)
+        for l in 0..<ReverbZonesState.laneCount(context) {
+            let lane = hears ? try zoneSlot(&s, lane: l, context: context) : nil
+            try source.setSend(ReverbZonesState.firstSend + l, to: lane, filter: lane == nil ? nil : try filter(&s, sendFilter, in: context))
+        }
+    }
+}

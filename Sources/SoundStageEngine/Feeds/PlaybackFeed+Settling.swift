@@ -1,0 +1,42 @@
+import SoundStageCore
+import SoundStageSession
+
+/// What one service tick found a feed and its source doing.
+struct FeedSettlement {
+    /// A decode error met for the first time this tick (what decoded before it still plays).
+    var decodeError: SoundStageError?
+    /// What OpenAL refused while (un)queueing or restarting the source.
+    var errors: [any Error] = []
+    /// The source stopped with nothing more to play: the sound has played out.
+    var playedOut = false
+}
+
+extension PlaybackFeed {
+    /// Brings a playing source's feed up to date, the same way for players and voices:
+    /// unqueues what was played, queues or decodes more, and restarts a source that ran dry
+    /// with more to play (a very late tick).
+    ///
+    /// A device lost since the tick checked it stops every source: that is not an end, so a
+    /// real-time source found stopped on a disconnected device has not played out (the
+    /// engine notices the loss at its next tick and moves it on).
+    func settle(_ source: AudioSource, isOffline: Bool) -> FeedSettlement {
+        var outcome = FeedSettlement()
+        do {
+            outcome.decodeError = try refill(source)
+        } catch {
+            outcome.errors.append(error)
+        }
+        guard source.state == .stopped else { return outcome }
+        if !isOffline, !source.context.device.isConnected { return outcome }
+        if ranDry(source) {
+            do {
+                try source.play()
+                return outcome
+            } catch {
+                outcome.errors.append(error)
+            }
+        }
+        outcome.playedOut = true
+        return outcome
+    }
+}

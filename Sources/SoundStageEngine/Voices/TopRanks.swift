@@ -1,0 +1,80 @@
+import SoundStageCore
+import SoundStageSession
+
+/// Picks the `capacity` highest ranks out of many in one pass: a min-heap of the best so
+/// far, whose smallest is thrown out when a better one comes. Ties go to the lower slot.
+/// Its storage is allocated once and used in place (no copy-on-write checks in the loop
+/// every voice goes through).
+struct TopRanks: ~Copyable {
+    private let ranks: UnsafeMutablePointer<UInt64>
+    private let indices: UnsafeMutablePointer<Int32>
+    private var count = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+        ranks = .allocate(capacity: max(1, capacity))
+        indices = .allocate(capacity: max(1, capacity))
+    }
+
+    deinit {
+        ranks.deallocate()
+        indices.deallocate()
+    }
+
+    /// The slots kept, in no particular order.
+    var slots: [Int32] { Array(UnsafeBufferPointer(start: indices, count: count)) }
+
+    /// Whether entry `a` ranks below entry `b`.
+    @inline(__always)
+    private func below(_ a: Int, _ b: Int) -> Bool {
+        ranks[a] < ranks[b] || (ranks[a] == ranks[b] && indices[a] > indices[b])
+    }
+
+    @inline(__always)
+    private func swap(_ a: Int, _ b: Int) {
+        let r = ranks[a], i = indices[a]
+        ranks[a] = ranks[b]
+        indices[a] = indices[b]
+        ranks[b] = r
+        indices[b] = i
+    }
+
+    /// Whether the entries are a heap yet: they are kept in arrival order until one more
+    /// comes than fits, so a tick with no more candidates than places costs one append each.
+    private var isHeap = false
+
+    @inline(__always)
+    mutating func offer(_ rank: UInt64, slot: Int32) {
+        guard capacity > 0 else { return }
+        if count < capacity {
+            ranks[count] = rank
+            indices[count] = slot
+            count += 1
+            return
+        }
+        if !isHeap {
+            for p in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(p) }
+            isHeap = true
+        }
+        // Full: the newcomer must beat the smallest kept.
+        guard ranks[0] < rank || (ranks[0] == rank && indices[0] > slot) else { return }
+        ranks[0] = rank
+        indices[0] = slot
+        siftDown(0)
+    }
+
+    /// Moves entry `p` down to its place in the min-heap.
+    private func siftDown(_ start: Int) {
+        var p = start
+        while true {
+            let l = 2 * p + 1, r = l + 1
+            var m = p
+            if l < count, below(l, m) { m = l }
+            if r < count, below(r, m) { m = r }
+            if m == p { break }
+            swap(p, m)
+            p = m
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import SoundStageCore
+import SoundStageSession
+
+// Players go through the same pool as voices: a player's source is lent by the pool and
+// counts against its real voices, as a pinned voice would. When the real voices are all in
+// use, the weakest voice gives its place up to the player (it becomes virtual and keeps
+// time); players never get fewer sources than the context has.
+extension VoicePool {
+    /// Lends a source in `context` to a player, set as a new source is (a voice may have
+    /// used it with its own distances, cone and velocity). `replacing`: the player gives
+    /// back the one it has once this succeeds (it moves), so it is counted once.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/sourceLimitReached`` when the context
+    ///   has no source left and no voice holds one; then no voice has lost anything.
+    func lendSource(_ held: borrowing LockHeld, in context: AudioContext, replacing: Bool = false) throws -> AudioSource {
+        try state.withLockedValue(held) { s in
+            if !s.isConfigured { try configureByDefault(&s, context: context) }
+            let source = try sourceForPlayer(&s, in: context)
+            try resetForPlayer(source)
+            // Over the pool's places now: the weakest voice gives its place up (fading out).
+            if s.reals.count + s.lent + (replacing ? 0 : 1) > s.realLimit, let weakest = weakestReal(s) {
+                let w = Int(s.reals[weakest.real].slot)
+                if s.slots[w].whenVirtual == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
+            }
+            if !replacing { s.lent += 1 }
+            return source
+        }
+    }
+
+    /// A source for a player: a spare, a new one while the context has room, one still
+    /// fading out (cut short), or, the context being full, the weakest voice's.
+    private func sourceForPlayer(_ s: inout VoicePoolState, in context: AudioContext) throws -> AudioSource {
+        if let spare = s.spare.popLast() {
+            s.sourcesMade -= 1   // it leaves the pool's own sources
+            return spare
+        }
+        if context.sourceCount < context.sourceLimit { return try AudioSource(context: context) }
+        if let fading = s.leaving.popLast() {
+            s.sourcesMade -= 1
+            try fading.stop()
+            try fading.setBuffer(nil)
+            return fading
+        }
+        if let weakest = weakestReal(s) {
+            let w = Int(s.reals[weakest.real].slot)
+            if s.slots[w].whenVirtual == .stop { end(&s, w, .culled, fade: false) } else { makeVirtual(&s, w, fade: false) }
+            if let spare = s.spare.popLast() {
+                s.sourcesMade -= 1
+                return spare
+            }
+        }
+        return try AudioSource(context: context)   // throws sourceLimitReached, naming the context
+    }
+
+    /// Sets every property a voice writes back to OpenAL's defaults.
+    private func resetForPlayer(_ source: AudioSource) throws {
+        try source.set(.gain, to: 1)
+        try source.set(.pitch, to: 1)
+        try source.set(.isRelative, to: false)
+        try source.set(.position, to: .zero)
+        try source.set(.velocity, to: .zero)
+        try source.set(.direction, to: .zero)
+        try source.set(.coneInnerAngle, to: 360)
+        try source.set(.coneOuterAngle, to: 360)
+        try source.set(.coneOuterGain, to: 0)
+        try source.set(.referenceDistance, to: 1)
+        try source.set(.maxDistance, to: .greatestFiniteMagnitude)
+        try source.set(.rolloffFactor, to: 1)
+        try source.setDirectFilter(nil)
+        for index in 0..<source.context.auxiliarySends { try source.setSend(index, to: nil) }
+    }
+
+    /// A player gives its source back (it goes away); the source goes when its last
+    /// reference does.
+    func takeBack(_ held: borrowing LockHeld) {
+        state.withLockedValue(held) { s in s.lent = max(0, s.lent - 1) }
+    }
+
+    /// Real voices the pool may have now: its limit less the sources lent to players.
+    func voiceCapacity(_ s: VoicePoolState) -> Int { max(0, s.realLimit - s.lent) }
+}

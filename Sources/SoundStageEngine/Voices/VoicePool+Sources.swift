@@ -1,0 +1,285 @@
+import SoundStageCore
+import SoundStageSession
+
+// Real voices: taking a source for a voice, giving it back, and keeping the source in step
+// with the voice.
+extension VoicePool {
+    /// Gives voice `i` a source and starts it at the sample its playhead says. False when no
+    /// source can be had or the sound cannot be fed (the error is kept for the engine to
+    /// report); the voice stays virtual.
+    @discardableResult
+    func makeReal(_ s: inout VoicePoolState, _ i: Int, in context: AudioContext) -> Bool {
+        guard s.reals.count < voiceCapacity(s), let source = takeSource(&s, in: context) else { return false }
+        let slot = s.slots[i]
+        guard let sound = s.sounds[Int(s.details[i].sound)].playing else { return false }
+        let frames = Int64(max(1, sound.frameCount))
+        let position = max(0, slot.playhead), bits = Int64(s.stepping.fractionBits)
+        let played = position >> bits
+        let fraction = Double(position & (s.stepping.one - 1)) / Double(s.stepping.one)
+        let plays = slot.length == .max ? -1 : Int((slot.length >> bits) / frames - played / frames)
+        guard plays != 0 else {
+            // It reached its end while it waited: it is done.
+            recycle(&s, source)
+            end(&s, i, .finished, fade: false)
+            return false
+        }
+        do {
+            // On the fraction of a frame where a source that never stopped would be: far into
+            // a loaded sound, only a stream of its samples can start there.
+            let frame = Int(played % frames)
+            let feed = try sound.makeFeed(plays: plays, in: context, fromMemory: fraction > 0 && frame >= s.stepping.exactOffsetFrames)
+            try feed.attach(to: source, atFrame: frame, fraction: fraction)
+            s.reals.append(RealVoice(slot: Int32(i), source: source, feed: feed, gain: -1,
+                                     loopsInPlace: plays < 0 && feed.isExhausted))
+            s.slots[i].real = Int32(s.reals.count - 1)
+            writeProperties(&s, i)
+            try source.play()
+            return true
+        } catch {
+            s.errors.append(error)
+            if s.slots[i].real >= 0 { dropReal(&s, Int(s.slots[i].real)) }
+            recycle(&s, source)
+            return false
+        }
+    }
+
+    /// A stopped, empty source: a spare one, a new one while the pool may make more, or one
+    /// still fading out (cut short).
+    private func takeSource(_ s: inout VoicePoolState, in context: AudioContext) -> AudioSource? {
+        if let source = s.spare.popLast() { return source }
+        if s.sourcesMade < s.sourceLimit {
+            do {
+                let source = try AudioSource(context: context)
+                s.sourcesMade += 1
+                return source
+            } catch {
+                // The context is full for now (players, the game's own sources): a source
+                // fading out serves, and the next tick tries again.
+            }
+        }
+        guard let source = s.leaving.popLast() else { return nil }
+        empty(&s, source)
+        return source
+    }
+
+    /// Stops and empties a source.
+    private func empty(_ s: inout VoicePoolState, _ source: AudioSource) {
+        do {
+            try source.stop()
+            try source.setBuffer(nil)
+        } catch {
+            s.errors.append(error)
+        }
+    }
+
+    /// Puts an emptied source back with the spares.
+    private func recycle(_ s: inout VoicePoolState, _ source: AudioSource) {
+        empty(&s, source)
+        s.spare.append(source)
+    }
+
+    /// Takes voice `i`'s source away. With `fade`, the source is silenced now (OpenAL ramps
+    /// the gain down over its next mix, so there is no click) and stopped at the next tick;
+    /// without, it stops at once (a voice that played out, an engine going away).
+    func makeVirtual(_ s: inout VoicePoolState, _ i: Int, fade: Bool) {
+        let r = Int(s.slots[i].real)
+        guard r >= 0 else { return }
+        let source = s.reals[r].source
+        dropReal(&s, r)
+        if fade, source.state == .playing {
+            do { try source.set(.gain, to: 0) } catch { s.errors.append(error) }
+            s.leaving.append(source)
+        } else {
+            recycle(&s, source)
+        }
+    }
+
+    /// Removes real voice `r` from the list (its slot becomes virtual).
+    private func dropReal(_ s: inout VoicePoolState, _ r: Int) {
+        s.slots[Int(s.reals[r].slot)].real = -1
+        let last = s.reals.count - 1
+        if r != last {
+            s.reals[r] = s.reals[last]
+            s.slots[Int(s.reals[r].slot)].real = Int32(r)
+        }
+        s.reals.removeLast()
+    }
+
+    /// Stops the sources silenced at the last tick and makes them spares.
+    func releaseLeaving(_ s: inout VoicePoolState) {
+        let leaving = s.leaving
+        s.leaving.removeAll()
+        for source in leaving { recycle(&s, source) }
+        trimSpares(&s)
+    }
+
+    /// Lets go of spare sources beyond the pool's size (it shrank): the context gets them back.
+    func trimSpares(_ s: inout VoicePoolState) {
+        while s.sourcesMade > s.sourceLimit, !s.spare.isEmpty {
+            s.spare.removeLast()
+            s.sourcesMade -= 1
+        }
+    }
+
+    /// Before the engine leaves its device at engine frame `frame`: every playhead is brought
+    /// to that frame. Leaving a device that still plays (`stoppingSources`), which plays out
+    /// what it has mixed before it closes, a real voice's source stops where its mixer is
+    /// (a pause takes effect at once), and that is where the voice goes on from.
+    func leave(_ held: borrowing LockHeld, atFrame frame: Int, stoppingSources: Bool) {
+        state.withLockedValue(held) { s in
+            let since = Int64(max(0, frame - s.clockFrame))
+            for i in s.slots.indices where s.slots[i].isLive && advances(s, i) {
+                s.slots[i].playhead &+= since &* s.slots[i].increment
+            }
+            s.clockFrame = max(s.clockFrame, frame)
+            guard stoppingSources else { return }
+            for r in s.reals.indices {
+                do { try s.reals[r].source.pause() } catch { s.errors.append(error) }
+                if let playhead = mixerPlayhead(s, r) { s.slots[Int(s.reals[r].slot)].playhead = playhead }
+            }
+        }
+    }
+
+    /// Real voice `r`'s playhead where its source's mixer is, to the fraction of a frame (a
+    /// real-time engine's clock is the wall's, and a source runs by its device's); nil
+    /// without `AL_SOFT_source_latency`.
+    private func mixerPlayhead(_ s: VoicePoolState, _ r: Int) -> Int64? {
+        let real = s.reals[r], i = Int(real.slot)
+        guard real.source.context.isExtensionPresent("AL_SOFT_source_latency"),
+              let frames = s.sounds[Int(s.details[i].sound)].playing.map({ Int64(max(1, $0.frameCount)) }) else { return nil }
+        let offset = real.source.fixedSampleOffsetWithLatency().offset
+        let bits = Int64(s.stepping.fractionBits)
+        // The frame of the play the source is in, against the one the playhead is in: the
+        // same play, or the one before or after across a loop.
+        let model = s.slots[i].playhead >> bits
+        var shift = Int64(real.feed.frame(atQueueOffset: Int(offset >> 32))) - model % frames
+        if shift > frames / 2 { shift -= frames } else if shift < -frames / 2 { shift += frames }
+        return max(0, (model + shift) << bits | (offset & 0xffff_ffff) >> (32 - bits))
+    }
+
+    /// The engine moved to another device (after ``leave(_:atFrame:stoppingSources:)``), whose
+    /// mixer is at `clockFrame`: every source (on the old one) is dropped, real voices become
+    /// virtual and keep time, and the playhead steps follow a change of sample rate (or of
+    /// mixer).
+    func moved(_ held: borrowing LockHeld, to newRate: Int, clockFrame: Int) {
+        state.withLockedValue(held) { s in
+            dropSources(&s)
+            // The playheads are as of the moment the engine left; the new device's clock is there now.
+            s.clockFrame = clockFrame
+            guard let context = s.engine?.context else { return }
+            if s.isConfigured { resize(&s, context: context) }
+            let stepping = context.mixerStepping
+            if stepping != s.stepping {
+                // Playheads and lengths in the new mixer's fixed point.
+                let shift = Int64(stepping.fractionBits - s.stepping.fractionBits)
+                for i in s.slots.indices where s.slots[i].isLive {
+                    s.slots[i].playhead = shift >= 0 ? s.slots[i].playhead << shift : s.slots[i].playhead >> -shift
+                    if s.slots[i].length != .max {
+                        s.slots[i].length = shift >= 0 ? s.slots[i].length << shift : s.slots[i].length >> -shift
+                    }
+                }
+                s.stepping = stepping
+            }
+            guard newRate > 0 else { return }
+            for i in s.slots.indices where s.slots[i].isLive {
+                let rate = s.sounds[Int(s.details[i].sound)].playing?.sampleRate ?? newRate
+                s.details[i].rateRatio = MixerStepping.rateRatio(soundRate: rate, outputRate: newRate)
+                s.slots[i].increment = stepping.increment(ratio: s.details[i].rateRatio, pitch: s.slots[i].pitch)
+            }
+        }
+    }
+
+    /// The engine frame the playheads are as of.
+    func clockFrame(_ held: borrowing LockHeld) -> Int { state.withLockedValue(held) { $0.clockFrame } }
+
+    /// The shared filter for `settings` on `context`, made the first time it is asked for.
+    func filter(_ s: inout VoicePoolState, _ settings: FilterSettings?, in context: AudioContext) throws -> AudioFilter? {
+        guard let settings else { return nil }
+        if let made = s.filters[settings], made.context === context { return made }
+        let made = try AudioFilter(context: context, settings)
+        s.filters[settings] = made
+        return made
+    }
+
+    /// Drops every source: real voices become virtual and keep time.
+    func dropSources(_ s: inout VoicePoolState) {
+        s.filters.removeAll()
+        // Bus effects' slots are on the old device: made again when first needed.
+        for b in s.buses.indices { s.buses[b].effectSlot = nil }
+        for l in s.zones.lanes.indices { s.zones.lanes[l].slot = nil }
+        for r in s.reals.indices.reversed() { s.slots[Int(s.reals[r].slot)].real = -1 }
+        s.reals.removeAll()
+        s.leaving.removeAll()
+        s.spare.removeAll()
+        s.sourcesMade = 0
+    }
+
+    /// Writes everything the source mirrors of voice `i`.
+    func writeProperties(_ s: inout VoicePoolState, _ i: Int) {
+        let r = Int(s.slots[i].real)
+        guard r >= 0 else { return }
+        let slot = s.slots[i]
+        let source = s.reals[r].source
+        do {
+            try source.set(.pitch, to: slot.pitch)
+            try source.set(.isRelative, to: !slot.positioned || slot.relative)
+            try source.set(.position, to: slot.positioned ? slot.position : .zero)
+            try source.set(.velocity, to: s.details[i].velocity)
+            try source.set(.referenceDistance, to: slot.referenceDistance)
+            try source.set(.maxDistance, to: slot.maxDistance)
+            try source.set(.rolloffFactor, to: slot.rolloff)
+            let cone = s.details[i].cone ?? VoiceCone(direction: .zero, innerAngle: 360, outerAngle: 360, outerGain: 0)
+            try source.set(.direction, to: cone.direction)
+            try source.set(.coneInnerAngle, to: cone.innerAngle)
+            try source.set(.coneOuterAngle, to: cone.outerAngle)
+            try source.set(.coneOuterGain, to: cone.outerGain)
+            try applyEffects(&s, to: source, bus: slot.bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction,
+                             sendLevel: s.details[i].sendLevel)
+        } catch {
+            s.errors.append(error)
+        }
+        s.reals[r].gain = -1
+        writeGain(&s, r)
+    }
+
+    /// Writes real voice `i`'s position alone (it moves every frame), and whether it is
+    /// relative when that changed.
+    func writePosition(_ s: inout VoicePoolState, _ i: Int, relativeChanged: Bool) {
+        let r = Int(s.slots[i].real)
+        guard r >= 0 else { return }
+        do {
+            if relativeChanged { try s.reals[r].source.set(.isRelative, to: !s.slots[i].positioned || s.slots[i].relative) }
+            try s.reals[r].source.set(.position, to: s.slots[i].position)
+        } catch {
+            s.errors.append(error)
+        }
+    }
+
+    /// Writes one kind of property of real voice `i` to its source.
+    package func write(_ s: inout VoicePoolState, _ i: Int, _ mirrored: Mirrored) {
+        let r = Int(s.slots[i].real)
+        let source = s.reals[r].source
+        do {
+            switch mirrored {
+            case .position: writePosition(&s, i, relativeChanged: true)
+            case .gain: writeGain(&s, r)
+            case .pitch: try source.set(.pitch, to: s.slots[i].pitch)
+            case .velocity: try source.set(.velocity, to: s.details[i].velocity)
+            case .effects:
+                try applyEffects(&s, to: source, bus: s.slots[i].bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction,
+                                 sendLevel: s.details[i].sendLevel)
+            }
+        } catch {
+            s.errors.append(error)
+        }
+    }
+
+    /// Writes real voice `r`'s gain (its volume times its bus) when it changed.
+    func writeGain(_ s: inout VoicePoolState, _ r: Int) {
+        let i = Int(s.reals[r].slot)
+        let gain = s.slots[i].volume * s.buses[Int(s.slots[i].bus)].gain
+        guard gain != s.reals[r].gain else { return }
+        do { try s.reals[r].source.set(.gain, to: gain) } catch { s.errors.append(error) }
+        s.reals[r].gain = gain
+    }
+}

@@ -1,0 +1,375 @@
+import Foundation
+import SoundStageCore
+import SoundStageEngine
+
+/// A scene to render offline: a listener, sound sources placed and moving in 3D, and the
+/// render settings. Read from JSON with ``SceneDescription/load(contentsOf:)``; the format is
+/// documented in `docs/scene-format.md`.
+public struct SceneDescription: Sendable, Equatable {
+    /// Output sample rate in Hz. Default 48000.
+    public var sampleRate: Int = 48_000
+    /// Output channel layout. Default stereo.
+    public var channels: ChannelLayout = .stereo
+    /// Length of the render in seconds (required, above 0).
+    public var duration: Double
+    /// Whether to render through HRTF (stereo only). Default false.
+    public var hrtf: Bool = false
+    /// The distance model. Default ``DistanceModel/inverseClamped``.
+    public var distanceModel: DistanceModel = .inverseClamped
+    /// The Doppler factor. Default 1.
+    public var dopplerFactor: Float = 1
+    /// The speed of sound in units per second. Default 343.3.
+    public var speedOfSound: Float = 343.3
+    /// The listener.
+    public var listener = ListenerDescription()
+    /// The sources (at least one), group members included.
+    public var sources: [SourceDescription]
+    /// The voice pool's size and seed.
+    public var voices = VoicePoolDescription()
+    /// Buses of the scene's own, parents first.
+    public var buses: [BusDescription] = []
+    /// Ducking rules.
+    public var ducking: [DuckingDescription] = []
+    /// Groups of scattered copies (their copies are in ``sources``).
+    public var groups: [GroupDescription] = []
+    /// Effects on buses and reverb zones.
+    public var effects = EffectsDescription()
+    /// Music: tracks, crossfades between them, stingers.
+    public var music = MusicDescription()
+    /// The folder relative sound paths are resolved against (the scene file's folder).
+    public var baseURL: URL?
+    /// The scene file, when it was read from one: what errors found while rendering name.
+    public var fileURL: URL?
+
+    /// Creates a scene.
+    public init(duration: Double, sources: [SourceDescription]) {
+        self.duration = duration
+        self.sources = sources
+    }
+}
+
+/// A position at a time, for paths.
+public struct Keyframe: Sendable, Equatable {
+    /// Seconds from the start of the render.
+    public var t: Double
+    /// Where the object is at `t`.
+    public var position: SIMD3<Float>
+
+    /// Creates a keyframe.
+    public init(t: Double, position: SIMD3<Float>) {
+        self.t = t
+        self.position = position
+    }
+}
+
+/// A path of keyframes, positions interpolated linearly between them and held before the
+/// first and after the last.
+public struct Path: Sendable, Equatable {
+    /// The keyframes, in time order.
+    public var keyframes: [Keyframe]
+
+    /// Creates a path; keyframes must be in increasing time order.
+    public init(_ keyframes: [Keyframe]) { self.keyframes = keyframes }
+
+    /// The position at time `t`.
+    public func position(at t: Double) -> SIMD3<Float> {
+        guard let first = keyframes.first else { return .zero }
+        if t <= first.t { return first.position }
+        for (a, b) in zip(keyframes, keyframes.dropFirst()) where t < b.t {
+            let u = Float((t - a.t) / (b.t - a.t))
+            return a.position + (b.position - a.position) * u
+        }
+        return keyframes.last!.position
+    }
+
+    /// The velocity at time `t` (units per second): the slope of the segment `t` is in, zero
+    /// before the first and after the last keyframe.
+    public func velocity(at t: Double) -> SIMD3<Float> {
+        for (a, b) in zip(keyframes, keyframes.dropFirst()) where t >= a.t && t < b.t {
+            return (b.position - a.position) / Float(b.t - a.t)
+        }
+        return .zero
+    }
+}
+
+/// The listener of a scene.
+public struct ListenerDescription: Sendable, Equatable {
+    /// Position. Default origin.
+    public var position: SIMD3<Float> = .zero
+    /// Velocity, for Doppler. Default zero (derived from ``path`` when there is one).
+    public var velocity: SIMD3<Float> = .zero
+    /// Facing. Default (0, 0, -1).
+    public var forward: SIMD3<Float> = [0, 0, -1]
+    /// Up. Default (0, 1, 0).
+    public var up: SIMD3<Float> = [0, 1, 0]
+    /// Master gain. Default 1.
+    public var gain: Float = 1
+    /// Keyframes that move the listener.
+    public var path: Path?
+
+    /// Creates a listener description with the defaults.
+    public init() {}
+}
+
+/// What a source plays.
+public enum SoundDescription: Sendable, Equatable {
+    /// A sound file, relative to the scene file.
+    case file(String)
+    /// A generated tone.
+    case tone(Waveform, frequency: Float, duration: Double)
+}
+
+/// One sound source of a scene.
+public struct SourceDescription: Sendable, Equatable {
+    /// What it plays (required).
+    public var sound: SoundDescription
+    /// Position. Default origin.
+    public var position: SIMD3<Float> = .zero
+    /// Velocity, for Doppler. Default zero (derived from ``path`` when there is one).
+    public var velocity: SIMD3<Float> = .zero
+    /// Cone direction. Default zero (omnidirectional).
+    public var direction: SIMD3<Float> = .zero
+    /// Inner cone angle in degrees. Default 360.
+    public var coneInner: Float = 360
+    /// Outer cone angle in degrees. Default 360.
+    public var coneOuter: Float = 360
+    /// Gain outside the outer cone. Default 0.
+    public var coneOuterGain: Float = 0
+    /// Gain. Default 1.
+    public var gain: Float = 1
+    /// Pitch. Default 1.
+    public var pitch: Float = 1
+    /// Reference distance. Default 1.
+    public var referenceDistance: Float = 1
+    /// Max distance. Default unbounded.
+    public var maxDistance: Float = .greatestFiniteMagnitude
+    /// Rolloff factor. Default 1.
+    public var rolloff: Float = 1
+    /// Whether the position is relative to the listener. Default false.
+    public var relative: Bool = false
+    /// Extra repeats: 0 plays once, N plays N+1 times, -1 loops until the end.
+    public var loops: Int = 0
+    /// When the source starts, in seconds. Default 0.
+    public var start: Double = 0
+    /// Keyframes that move the source.
+    public var path: Path?
+    /// The bus it plays through. Default "effects".
+    public var bus = "effects"
+    /// Its priority, 0...255, higher wins a real source. Default 128.
+    public var priority = 128
+    /// Never made virtual. Default false.
+    public var pinned = false
+    /// What it does while virtual. Default keepTime.
+    public var whenVirtual = WhenVirtual.keepTime
+    /// How much of a wall stands between it and the listener, 0...1. Default 0.
+    public var occlusion: Float = 0
+    /// How much is in the way, 0...1. Default 0.
+    public var obstruction: Float = 0
+    /// How much of it goes to effects (its bus's effect, reverb zones), 0...1. Default 1.
+    public var sendLevel: Float = 1
+    /// The group it was scattered from (an index in ``SceneDescription/groups``), if any.
+    public var group: Int?
+
+    /// Creates a source description.
+    public init(sound: SoundDescription) { self.sound = sound }
+}
+
+/// A scene that cannot be read: the file, the JSON path of the problem, and what is wrong.
+public struct SceneError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The scene file (or "scene" for one made in code).
+    public var file: String
+    /// Where in the JSON, e.g. `$.sources[1].position`.
+    public var path: String
+    /// What is wrong.
+    public var problem: String
+
+    /// Creates an error.
+    public init(file: String, path: String, problem: String) {
+        self.file = file
+        self.path = path
+        self.problem = problem
+    }
+
+    /// `file: path: problem`, one line.
+    public var description: String { "\(file): \(path): \(problem)" }
+}
+
+extension SceneDescription {
+    /// Reads a scene from a JSON file.
+    ///
+    /// - Throws: ``SceneError`` naming the file, the JSON path and the problem, for bad
+    ///   JSON, unknown keys, wrong types, out-of-range values and missing sound files.
+    public static func load(contentsOf url: URL) throws -> SceneDescription {
+        let data: Data
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw SceneError(file: url.path, path: "$", problem: "cannot read the scene: no such file")
+        }
+        guard !isDirectory.boolValue else { throw SceneError(file: url.path, path: "$", problem: "cannot read the scene: it is a directory") }
+        do { data = try Data(contentsOf: url) } catch {
+            throw SceneError(file: url.path, path: "$", problem: "cannot read the scene (\(error.localizedDescription))")
+        }
+        var scene = try parse(data, file: url.path)
+        scene.baseURL = url.deletingLastPathComponent()
+        scene.fileURL = url
+        // Every sound file named, checked once, the error at the first place that names it.
+        for case (.file(let path), let place) in scene.soundPlaces {
+            let resolved = scene.resolve(path)
+            if !FileManager.default.fileExists(atPath: resolved.path) {
+                throw SceneError(file: url.path, path: place, problem: "sound file not found: \(resolved.path)")
+            }
+        }
+        return scene
+    }
+
+    /// Each sound the scene plays, once, with the JSON path of the first place that names it
+    /// (where an error about it points).
+    var soundPlaces: [(sound: SoundDescription, place: String)] {
+        let named = sources.enumerated().map { i, source in
+            (source.sound, source.group.map { "$.groups[\($0)].source.sound" } ?? "$.sources[\(i)].sound")
+        } + musicSoundPlaces
+        var seen: Set<SoundDescription> = []
+        return named.filter { seen.insert($0.0).inserted }
+    }
+
+    /// The file a scene error names: the scene file, or "scene" for one made in code.
+    var errorFile: String { fileURL?.path ?? "scene" }
+
+    /// The URL of a sound file named in the scene.
+    public func resolve(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+        return (baseURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(path)
+    }
+
+    /// Parses scene JSON. `file` names the source in errors.
+    public static func parse(_ data: Data, file: String = "scene") throws -> SceneDescription {
+        let root: JSONValue
+        do { root = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
+            var detail = "\(error)"
+            if case DecodingError.dataCorrupted(let context) = error {
+                detail = context.underlyingError.map { "\($0)" } ?? context.debugDescription
+            }
+            throw SceneError(file: file, path: "$", problem: "invalid JSON: \(detail)")
+        }
+        let r = JSONReader(file: file)
+        let top = try r.object(root, "$", keys: ["sampleRate", "channels", "duration", "hrtf", "distanceModel", "dopplerFactor", "speedOfSound", "listener", "sources",
+                                                          "voices", "buses", "ducking", "groups", "effects", "music"])
+        guard let durationValue = top["duration"] else { throw r.error("$", "\"duration\" is required") }
+        let duration = try r.number(durationValue, "$.duration")
+        guard duration > 0, duration <= 3_600 else { throw r.error("$.duration", "must be above 0 and at most 3600 seconds, got \(duration)") }
+        guard let sourcesValue = top["sources"] else { throw r.error("$", "\"sources\" is required") }
+        guard case .array(let sourceList) = sourcesValue else { throw r.error("$.sources", "expected an array of sources") }
+        let sources = try sourceList.enumerated().map { try parseSource($1, "$.sources[\($0)]", r) }
+        var scene = SceneDescription(duration: duration, sources: sources)
+        if let v = top["sampleRate"] {
+            let rate = try r.integer(v, "$.sampleRate")
+            guard Limits.outputSampleRates.contains(rate) else { throw r.error("$.sampleRate", "must be in \(Limits.outputSampleRates), got \(rate)") }
+            scene.sampleRate = rate
+        }
+        if let v = top["channels"] {
+            let name = try r.string(v, "$.channels")
+            guard let layout = ChannelLayout(rawValue: name), layout.isOutputLayout else {
+                throw r.error("$.channels", "must be one of \(ChannelLayout.outputLayouts.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(name)\"")
+            }
+            scene.channels = layout
+        }
+        if let v = top["hrtf"] { scene.hrtf = try r.bool(v, "$.hrtf") }
+        if let v = top["distanceModel"] {
+            let name = try r.string(v, "$.distanceModel")
+            guard let model = DistanceModel(rawValue: name) else {
+                throw r.error("$.distanceModel", "must be one of \(DistanceModel.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(name)\"")
+            }
+            scene.distanceModel = model
+        }
+        if let v = top["dopplerFactor"] { scene.dopplerFactor = try r.float(v, "$.dopplerFactor", min: 0) }
+        if let v = top["speedOfSound"] {
+            scene.speedOfSound = try r.float(v, "$.speedOfSound", min: 0)
+            if scene.speedOfSound == 0 { throw r.error("$.speedOfSound", "must be above 0") }
+        }
+        if let v = top["listener"] { scene.listener = try parseListener(v, "$.listener", r) }
+        try parseVoices(top, into: &scene, r)
+        return scene
+    }
+
+    private static func parseListener(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> ListenerDescription {
+        let o = try r.object(value, path, keys: ["position", "velocity", "forward", "up", "gain", "path"])
+        var l = ListenerDescription()
+        if let v = o["position"] { l.position = try r.vector(v, "\(path).position") }
+        if let v = o["velocity"] { l.velocity = try r.vector(v, "\(path).velocity") }
+        if let v = o["forward"] { l.forward = try r.vector(v, "\(path).forward") }
+        if let v = o["up"] { l.up = try r.vector(v, "\(path).up") }
+        if let problem = Orientation(forward: l.forward, up: l.up).problem { throw r.error(path, problem) }
+        if let v = o["gain"] { l.gain = try r.float(v, "\(path).gain", min: 0) }
+        if let v = o["path"] { l.path = try parsePath(v, "\(path).path", r) }
+        return l
+    }
+
+    static func parseSource(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> SourceDescription {
+        let o = try r.object(value, path, keys: ["sound", "position", "velocity", "direction", "coneInner", "coneOuter", "coneOuterGain", "gain", "pitch", "referenceDistance", "maxDistance", "rolloff", "relative", "loops", "start", "path",
+                                                     "bus", "priority", "pinned", "whenVirtual", "occlusion", "obstruction", "send"])
+        guard let soundValue = o["sound"] else { throw r.error(path, "\"sound\" is required") }
+        var s = SourceDescription(sound: try parseSound(soundValue, "\(path).sound", r))
+        if let v = o["position"] { s.position = try r.vector(v, "\(path).position") }
+        if let v = o["velocity"] { s.velocity = try r.vector(v, "\(path).velocity") }
+        if let v = o["direction"] { s.direction = try r.vector(v, "\(path).direction") }
+        if let v = o["coneInner"] { s.coneInner = try r.float(v, "\(path).coneInner", min: 0, max: 360) }
+        if let v = o["coneOuter"] { s.coneOuter = try r.float(v, "\(path).coneOuter", min: 0, max: 360) }
+        if let v = o["coneOuterGain"] { s.coneOuterGain = try r.float(v, "\(path).coneOuterGain", min: 0, max: 1) }
+        if let v = o["gain"] { s.gain = try r.float(v, "\(path).gain", min: 0) }
+        if let v = o["pitch"] { s.pitch = try r.float(v, "\(path).pitch", min: 0) }
+        if let v = o["referenceDistance"] { s.referenceDistance = try r.float(v, "\(path).referenceDistance", min: 0) }
+        if let v = o["maxDistance"] { s.maxDistance = try r.float(v, "\(path).maxDistance", min: 0) }
+        if let v = o["rolloff"] { s.rolloff = try r.float(v, "\(path).rolloff", min: 0) }
+        if let v = o["relative"] { s.relative = try r.bool(v, "\(path).relative") }
+        if let v = o["loops"] {
+            s.loops = try r.integer(v, "\(path).loops")
+            guard s.loops >= -1, s.loops <= 100_000 else { throw r.error("\(path).loops", "must be -1 (until the end) or 0...100000, got \(s.loops)") }
+        }
+        if let v = o["start"] {
+            s.start = try r.number(v, "\(path).start")
+            guard s.start >= 0 else { throw r.error("\(path).start", "must not be negative, got \(s.start)") }
+        }
+        if let v = o["path"] { s.path = try parsePath(v, "\(path).path", r) }
+        try parseVoiceKeys(o, into: &s, path, r)
+        try parseEffectKeys(o, into: &s, path, r)
+        return s
+    }
+
+    static func parseSound(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> SoundDescription {
+        if case .string(let file) = value {
+            guard !file.isEmpty else { throw r.error(path, "the sound file name is empty") }
+            return .file(file)
+        }
+        let o = try r.object(value, path, keys: ["tone", "frequency", "duration"])
+        guard let toneValue = o["tone"] else { throw r.error(path, "expected a file name or {\"tone\": ..., \"frequency\": ..., \"duration\": ...}") }
+        let name = try r.string(toneValue, "\(path).tone")
+        guard let shape = Waveform(sceneName: name) else {
+            throw r.error("\(path).tone", "must be one of \(Waveform.allCases.map { "\"\($0.sceneName)\"" }.joined(separator: ", ")), got \"\(name)\"")
+        }
+        guard let f = o["frequency"] else { throw r.error(path, "\"frequency\" is required for a tone") }
+        guard let d = o["duration"] else { throw r.error(path, "\"duration\" is required for a tone") }
+        let frequency = try r.float(f, "\(path).frequency", min: 0)
+        guard Limits.toneFrequencies.contains(frequency) else { throw r.error("\(path).frequency", "must be above 0 and at most \(Int(Limits.toneFrequencies.upperBound)) Hz, got \(frequency)") }
+        let duration = try r.number(d, "\(path).duration")
+        guard Limits.toneSeconds.contains(duration) else { throw r.error("\(path).duration", "must be above 0 and at most \(Int(Limits.toneSeconds.upperBound)) seconds, got \(duration)") }
+        return .tone(shape, frequency: frequency, duration: duration)
+    }
+
+    private static func parsePath(_ value: JSONValue, _ path: String, _ r: JSONReader) throws -> Path {
+        guard case .array(let list) = value, !list.isEmpty else { throw r.error(path, "expected a non-empty array of {\"t\": seconds, \"position\": [x, y, z]}") }
+        var frames: [Keyframe] = []
+        for (i, item) in list.enumerated() {
+            let p = "\(path)[\(i)]"
+            let o = try r.object(item, p, keys: ["t", "position"])
+            guard let t = o["t"] else { throw r.error(p, "\"t\" is required") }
+            guard let pos = o["position"] else { throw r.error(p, "\"position\" is required") }
+            let time = try r.number(t, "\(p).t")
+            guard time >= 0 else { throw r.error("\(p).t", "must not be negative, got \(time)") }
+            if let last = frames.last, time <= last.t {
+                throw r.error("\(p).t", "keyframe times must increase (\(time) after \(last.t))")
+            }
+            frames.append(Keyframe(t: time, position: try r.vector(pos, "\(p).position")))
+        }
+        return Path(frames)
+    }
+}

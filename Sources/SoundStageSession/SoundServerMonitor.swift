@@ -1,0 +1,141 @@
+import CPulse
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import SoundStageCore
+
+/// Watches a PulseAudio server over its own libpulse connection and reports
+/// what happens to it: connection state, sinks, the default sink and
+/// "phone" streams (sink inputs with `media.role == "phone"`).
+///
+/// ## Threading
+/// The monitor runs a private `pa_threaded_mainloop`. Every event is delivered
+/// on that loop's thread, one at a time, in the order the monitor observed it.
+/// The handler runs while libpulse's mainloop lock is held, so it **must not
+/// block**: no waiting on other threads, no synchronous hops to queues or
+/// actors that might in turn wait for the monitor. Copy the event somewhere
+/// and return. Calling the monitor itself from the handler is fine: the queries
+/// (``isConnected``, ``defaultSink``, ``sinks``, ``sinkOfStreams(ofProcess:)``),
+/// ``start()`` and ``stop()`` are all safe there (see ``stop()``).
+///
+/// The handler should not capture the monitor strongly: the monitor owns the
+/// handler, so that would keep both alive until ``stop()`` is called.
+///
+/// ## Reconnection
+/// When no server answers, or an established connection fails, the monitor
+/// retries after 0.25 s, doubling the delay up to 4 s, until a connection comes
+/// up or ``stop()`` is called. It never spawns a server (`PA_CONTEXT_NOAUTOSPAWN`).
+/// The server address comes from the usual libpulse sources (`PULSE_SERVER`,
+/// `client.conf`, `$XDG_RUNTIME_DIR/pulse/native`).
+final class SoundServerMonitor: Sendable {
+    /// A sink as the monitor knows it.
+    struct Sink: Sendable, Hashable {
+        /// The server's index for the sink (valid for this connection only).
+        let index: UInt32
+        /// The sink's name, e.g. `"alsa_output.pci-0000_00_1f.3.analog-stereo"`.
+        let name: String
+        /// The sink's human-readable description, e.g. `"Built-in Audio Analog Stereo"`.
+        let description: String
+    }
+
+    private let clientName: String
+    private let handler: @Sendable (SoundServerEvent) -> Void
+    /// The running session, if any. A session owns one mainloop and lives from
+    /// `start()` to `stop()`; a later `start()` creates a fresh one.
+    private let current = LockedBox<MonitorSession?>(nil)
+
+    /// Creates a stopped monitor.
+    ///
+    /// - Parameters:
+    ///   - clientName: The client name shown by the server (`pactl list clients`).
+    ///   - onEvent: Called on the monitor's mainloop thread for every event, in order.
+    ///     Must return quickly and must not block (see the type's documentation).
+    init(clientName: String = "SoundStage session monitor",
+                onEvent: @escaping @Sendable (SoundServerEvent) -> Void) {
+        self.clientName = clientName
+        self.handler = onEvent
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts monitoring: creates the mainloop thread and makes the first
+    /// connection attempt on it. Does nothing if already started. Never blocks on
+    /// the server; the outcome arrives as ``SoundServerEvent/connected(server:defaultSink:)``
+    /// or ``SoundServerEvent/unavailable(reason:)``.
+    ///
+    /// If libpulse cannot create or start its mainloop thread (out of resources),
+    /// the monitor stays stopped.
+    func start() {
+        current.withLock { session in
+            guard session == nil else { return }
+            session = MonitorSession.launch(clientName: clientName, handler: handler)
+        }
+    }
+
+    /// Stops monitoring and closes the connection. Idempotent; also called by `deinit`.
+    ///
+    /// No event is delivered after `stop()` returns. An event that was already
+    /// being delivered on the mainloop thread when another thread called `stop()`
+    /// finishes first: `stop()` waits for the handler to return.
+    ///
+    /// - Called from any other thread, `stop()` returns after the connection is
+    ///   closed and the mainloop thread has exited.
+    /// - Called from inside the event handler (that is, on the mainloop thread, which
+    ///   cannot join itself), `stop()` marks the session stopped and returns at once;
+    ///   a short-lived detached thread closes the connection and joins the loop thread
+    ///   as soon as the handler returns. This cannot deadlock. `start()` may be called
+    ///   right after; it creates a new, independent session.
+    func stop() {
+        let session = current.withLock { $0.take() }
+        session?.stop()
+    }
+
+    /// `true` while a connection is up and its initial state has been read
+    /// (from ``SoundServerEvent/connected(server:defaultSink:)`` until
+    /// ``SoundServerEvent/serverLost`` or ``stop()``).
+    var isConnected: Bool {
+        session?.state.withLock { $0.phase == .up } ?? false
+    }
+
+    /// The name of the server's default sink, or `nil` when not connected or
+    /// the server has none.
+    var defaultSink: String? {
+        session?.state.withLock { $0.phase == .up ? $0.defaultSink : nil } ?? nil
+    }
+
+    /// The sinks on the server, ordered by index; empty when not connected.
+    var sinks: [Sink] {
+        session?.state.withLock { s in
+            s.phase == .up ? s.sinks.values.sorted { $0.index < $1.index } : []
+        } ?? []
+    }
+
+    /// The names of the sinks that the sink inputs (playback streams) of process
+    /// `pid` are playing to, according to their `application.process.id`
+    /// property. Ordered by stream index, without duplicates; empty when the
+    /// process has no stream or the monitor is not connected.
+    ///
+    /// Use `getpid()` to find the sink of this process's own OpenAL stream.
+    func sinkOfStreams(ofProcess pid: Int32) -> [String] {
+        session?.state.withLock { s in
+            guard s.phase == .up else { return [] }
+            var names: [String] = []
+            for input in s.inputs.values.sorted(by: { $0.index < $1.index }) where input.pid == pid {
+                if let name = s.sinks[input.sink]?.name, !names.contains(name) {
+                    names.append(name)
+                }
+            }
+            return names
+        } ?? []
+    }
+
+    private var session: MonitorSession? {
+        current.withLock { $0 }
+    }
+}
