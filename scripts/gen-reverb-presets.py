@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/SoundStage/Effects/ReverbPreset.swift from the reverb presets that
+"""Writes Sources/SoundStageCore/Effects/ReverbPreset.swift from the reverb presets that
 libopenal-dev installs in /usr/include/AL/efx-presets.h (113 of them): their numbers, as a
 Swift table. Run it again after the header changes:
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 header = Path(sys.argv[1] if len(sys.argv) > 1 else "/usr/include/AL/efx-presets.h").read_text()
 presets = re.findall(r"#define EFX_REVERB_PRESET_(\w+)\s*\\\s*\{(.*?)\}\s*\n", header, re.S)
-out = Path(__file__).resolve().parent.parent / "Sources/SoundStage/Effects/ReverbPreset.swift"
+out = Path(__file__).resolve().parent.parent / "Sources/SoundStageCore/Effects/ReverbPreset.swift"
 
 
 def case_name(name):
