@@ -5,7 +5,7 @@
 # coverage is 100 % of the public symbols: it fails naming each one without documentation.
 #
 #   scripts/docs.sh            build into .build/docs/SoundStage.doccarchive and check
-#   scripts/docs.sh --preview  then say how to read it
+#   scripts/docs.sh --preview  then serve it (`docc preview`, a local web server; Ctrl-C ends it)
 #
 # The symbols come from swift-symbolgraph-extract, told to take in the re-exported modules
 # (swift-docc-plugin's extraction leaves them out: the archive would hold the catalog and no
@@ -73,5 +73,7 @@ for e in missing:
 sys.exit(0 if total > 0 and not missing else 1)
 PY
 if [[ ${1:-} == --preview ]]; then
-    echo "==> open $archive with Xcode, or: docc preview Sources/SoundStage/SoundStage.docc --additional-symbol-graph-dir $graphs --fallback-display-name SoundStage --fallback-bundle-identifier SoundStage"
+    echo "==> serving the documentation (Ctrl-C ends it; or open $archive with Xcode)"
+    exec docc preview Sources/SoundStage/SoundStage.docc --additional-symbol-graph-dir "$graphs" \
+        --fallback-display-name SoundStage --fallback-bundle-identifier SoundStage --output-path "$out/preview"
 fi

@@ -51,6 +51,11 @@ package final class PrivatePulse: Sendable {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Waits until `sink` plays (``SinkState``): a session's stream runs on the server.
+    package func waitUntilPlaying(_ sink: String, seconds: Double = 10) throws {
+        try SinkState.waitUntilRunning(sink, seconds: seconds) { try pactl(["list", "short", "sinks"]).stdout }
+    }
+
     /// Runs `soundstage session` against this server with `arguments`, OpenAL Soft on its
     /// pulse backend.
     package func session(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {

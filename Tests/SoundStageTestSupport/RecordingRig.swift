@@ -57,6 +57,12 @@ package final class RecordingRig {
         return try play(tone)
     }
 
+    /// Waits until the sink plays (``SinkState``), as after ``play(_:)``.
+    package func waitUntilPlaying(seconds: Double = 10) throws {
+        let pactl = try #require(ToolRunner.which("pactl"))
+        try SinkState.waitUntilRunning(sinkName, seconds: seconds) { try ToolRunner.run(pactl, ["list", "short", "sinks"]).stdout }
+    }
+
     /// Ends a paplay ``play(_:)`` started, and waits for it.
     package static func stopPlaying(_ player: pid_t) {
         kill(player, SIGTERM)

@@ -80,9 +80,10 @@ struct RecorderSessionTests {
         let recorder = try Recorder(url: folder.file("moved.wav"), settings: RecorderSettings(deviceName: first.monitor))
         let log = RecorderEventLog(recorder)
         try recorder.prepareToRecord()
-        Thread.sleep(forTimeInterval: 0.5)
+        try first.waitUntilPlaying()
+        try second.waitUntilPlaying()
         try recorder.record()
-        Thread.sleep(forTimeInterval: 0.8)
+        Thread.sleep(forTimeInterval: 0.8)   // recorded from the first device before it goes
         first.stop()   // the sink and its monitor go
         #expect(log.wait(seconds: 5) { if case .deviceLost = $0 { return true } else { return false } }, "\(log.all)")
         #expect(!recorder.isRecording)

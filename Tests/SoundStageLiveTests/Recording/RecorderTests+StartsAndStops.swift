@@ -76,9 +76,13 @@ struct RecorderStartStopTests {
         try other.record()
         let returned = NSCondition()
         nonisolated(unsafe) var done = false
-        Thread { r.stop(); returned.withLock { done = true } }.start()
-        Thread.sleep(forTimeInterval: 2)
-        let stopped = returned.withLock { done }
+        Thread { r.stop(); returned.withLock { done = true; returned.signal() } }.start()
+        // Waits for stop() to return (a joined thread of another recorder would never let it).
+        let stopped = returned.withLock { () -> Bool in
+            let deadline = Date() + 5
+            while !done, returned.wait(until: deadline) {}
+            return done
+        }
         #expect(stopped && !r.isRecording && other.isRecording, "r.stop() returned: \(stopped); the other recorder records on")
         other.stop()
     }

@@ -16,10 +16,11 @@ struct RecorderTests {
         let log = RecorderEventLog(recorder)
         try recorder.prepareToRecord()
         let player = try rig.play(tone)
-        Thread.sleep(forTimeInterval: 0.6)   // the tone is playing
+        try rig.waitUntilPlaying()
         try recorder.record(forDuration: 2)
         #expect(recorder.isRecording)
         #expect(log.waitForFinish(seconds: 5))
+        // No second finish: one would come on the capture thread's next tick (10 ms); 30 ticks.
         Thread.sleep(forTimeInterval: 0.3)
         #expect(log.finishes == [true], "\(log.all)")
         #expect(!recorder.isRecording && recorder.currentTime == 0)
@@ -82,7 +83,7 @@ extension RecorderTests {
         let logs = recorders.map(RecorderEventLog.init)
         for recorder in recorders { try recorder.prepareToRecord() }
         let player = try rig.play(tone)
-        Thread.sleep(forTimeInterval: 0.5)
+        try rig.waitUntilPlaying()
         for recorder in recorders { try recorder.record(forDuration: 1.5) }
         for log in logs { #expect(log.waitForFinish(seconds: 5)) }
         _ = Spawn.wait(player)
@@ -112,11 +113,11 @@ extension RecorderTests {
         #expect(recorder.averagePower(forChannel: 0) == -160)
         try recorder.prepareToRecord()
         let player = try rig.play(tone)
-        Thread.sleep(forTimeInterval: 0.6)
+        try rig.waitUntilPlaying()
         try recorder.record()
-        Thread.sleep(forTimeInterval: 0.3)
-        recorder.updateMeters()   // the start, left out
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 0.3)   // what the meters read first, left out below
+        recorder.updateMeters()
+        Thread.sleep(forTimeInterval: 1)     // the window measured: a second of the tone
         recorder.updateMeters()
         let average = recorder.averagePower(forChannel: 0), peak = recorder.peakPower(forChannel: 0)
         recorder.stop()

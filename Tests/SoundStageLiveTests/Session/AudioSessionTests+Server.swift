@@ -29,7 +29,7 @@ struct AudioSessionServerTests {
         let effect = try pulse.session(["--tone", "440", "--effect"])
         defer { music.stop(); effect.stop() }
         #expect(music.waitForLine(containing: "playing sine") != nil && effect.waitForLine(containing: "playing sine") != nil)
-        Thread.sleep(forTimeInterval: 0.5)
+        try pulse.waitUntilPlaying("first")
         let second = try pulse.record("second")
         defer { second.stop() }
         let unloaded = ContinuousClock.now
@@ -54,7 +54,7 @@ struct AudioSessionServerTests {
         let child = try pulse.session(["--tone", "440", "--effect"])
         defer { child.stop() }
         #expect(child.waitForLine(containing: "playing sine") != nil)
-        Thread.sleep(forTimeInterval: 0.3)
+        try pulse.waitUntilPlaying("first")
         try pulse.kill()
         #expect(child.waitForLine(containing: "outputUnavailable") != nil, "\(child.lines)")
         let before = child.lines.count
@@ -84,7 +84,7 @@ extension AudioSessionServerTests {
         let child = try pulse.session(["--file", try Self.toneFile(folder).path, "--effect", "--silent-fallback", "--status-every", "0.1"])
         defer { child.stop() }
         #expect(child.waitForLine(containing: "playing tone.wav") != nil)
-        Thread.sleep(forTimeInterval: 0.3)
+        try pulse.waitUntilPlaying("first")
         try pulse.kill()
         let silent = try #require(child.waitForLine(containing: "session: routeChanged(oldDeviceUnavailable: 'Null Output' -> '\(AudioEngine.silentOutputName)'"),
                                   "\(child.lines.suffix(8))")
@@ -150,10 +150,10 @@ extension AudioSessionServerTests {
         let child = try pulse.session(["--file", try Self.toneFile(folder).path, "--status-every", "0.05"])
         defer { child.stop() }
         #expect(child.waitForLine(containing: "playing tone.wav") != nil, "\(child.lines)")
-        Thread.sleep(forTimeInterval: 0.8)
+        try pulse.waitUntilPlaying("first")
         let monitor = try pulse.record("first")
         defer { monitor.stop() }
-        Thread.sleep(forTimeInterval: 0.7)
+        monitor.waitForSamples(seconds: 0.7)   // the tone heard before the call
         let calling = ContinuousClock.now
         let paplay = try ChildProcess(try #require(ToolRunner.which("paplay")), ["--property=media.role=phone", call.path], environment: pulse.environment)
         defer { paplay.stop() }
@@ -223,15 +223,15 @@ extension AudioSessionServerTests {
             return false
         }
         #expect(wait("playing tone.wav"), "\(logLines())")
-        Thread.sleep(forTimeInterval: 0.8)
+        try pulse.waitUntilPlaying("first")
         let monitor = try pulse.record("first")
         defer { monitor.stop() }
-        Thread.sleep(forTimeInterval: 0.7)
+        monitor.waitForSamples(seconds: 0.7)   // the tone heard before the stop
         try terminal.send("C-z")
         let stoppedShown = (0..<200).contains { _ in Thread.sleep(forTimeInterval: 0.01); return terminal.screen.contains("Stopped") }
         #expect(stoppedShown, "the shell reports the job stopped: \(terminal.screen)")
         let linesWhileStopped = logLines().count
-        Thread.sleep(forTimeInterval: 1.2)
+        Thread.sleep(forTimeInterval: 1.2)   // stopped this long: 24 status lines would come (0.05 s) if it ran
         #expect(logLines().count == linesWhileStopped, "nothing printed while stopped")
         try terminal.run("fg")
         #expect(wait("session: interruptionEnded(shouldResume: true)"), "\(logLines().suffix(5))")
