@@ -46,6 +46,10 @@ struct LayeringTests {
         // The umbrella holds no code but its re-exports.
         let umbrella = try FileManager.default.contentsOfDirectory(atPath: Repository.url("Sources/SoundStage").path).filter { !$0.hasPrefix(".") }
         #expect(Set(umbrella) == ["SoundStage.swift", "SoundStage.docc"], "Sources/SoundStage holds \(umbrella.sorted())")
+        // ... and re-exports every module of the library, the ones the tests and docs know.
+        let reexported = try String(contentsOf: Repository.url("Sources/SoundStage/SoundStage.swift"), encoding: .utf8)
+            .split(separator: "\n").compactMap { $0.hasPrefix("@_exported import ") ? String($0.dropFirst("@_exported import ".count)) : nil }
+        #expect(reexported == Repository.modules, "SoundStage re-exports \(reexported), the tests know \(Repository.modules)")
         let files = try Self.layers.map { try Self.files(of: $0.folder) }
         var problems: [String] = []
         for (lower, layer) in Self.layers.enumerated() {
