@@ -11,7 +11,7 @@ extension DrumDubGameTests {
         let recording = try game.pulse.record("game", latencyMilliseconds: 5)
         defer { recording.stop() }
         #expect(DrumDubGame.waitForSound(recording), "the music reaches the sink")
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)   // the scenario: the music plays half a second before the call
         let call = game.folder.file("call.wav")
         try RecordingRig.tone(call, frequency: 700, seconds: 1.5)
         let paplay = try ChildProcess(try #require(ToolRunner.which("paplay")), ["--device=phone", "--property=media.role=phone", call.path], environment: game.pulse.environment)
@@ -20,7 +20,8 @@ extension DrumDubGameTests {
         #expect(game.terminal.screen.contains("music  waiting"))
         #expect(game.terminal.waitFor("interruption over: session active again, music playing on"), "\(game.terminal.screen)")
         #expect(game.screen.lines.contains { $0.hasPrefix("session active") && !$0.contains("INTERRUPTED") })
-        Thread.sleep(forTimeInterval: 1.0)
+        #expect(DrumDubGame.waitForSound(recording), "the music is back at the sink")
+        recording.waitForFrames(recording.frames() + 24_000)   // the 0.5 s measured after it
         let samples = recording.samples
         let gap = DrumDubGame.longestSilence(samples)
         print("drumdub call: \(Double(gap.length) / 48_000) s of silence at the game's sink during a 1.5 s call")
@@ -29,7 +30,6 @@ extension DrumDubGameTests {
 
         try game.press("C-c")
         #expect(game.terminal.waitFor("drumdub: bye"))
-        Thread.sleep(forTimeInterval: 0.3)
         #expect(game.terminalRestored, "stty -g after the game differs from before")
     }
 
@@ -37,7 +37,7 @@ extension DrumDubGameTests {
     func outputLost() throws {
         let game = try DrumDubGame(sinks: ["first:First", "second:Second"])
         defer { game.stop() }
-        Thread.sleep(forTimeInterval: 2.0)
+        try game.pulse.waitUntilPlaying("first")   // the game's stream runs on the sink about to go
         let modules = try game.pulse.pactl(["list", "short", "modules"]).stdout
         let first = try #require(modules.split(separator: "\n").first { $0.contains("sink_name=first") }?.split(separator: "\t").first)
         let recording = try game.pulse.record("second", latencyMilliseconds: 5)
@@ -49,8 +49,8 @@ extension DrumDubGameTests {
         #expect(game.terminal.screen.contains("output  'Second'"))
         // OpenAL Soft's complaint about the lost stream went to the log, not over the screen.
         #expect(!game.terminal.screen.contains("AL lib"), "\(game.terminal.screen)")
-        recording.waitForSamples(seconds: 1.0)
-        Thread.sleep(forTimeInterval: 0.5)
+        // Half a second recorded on the new output after the screen showed the route change.
+        recording.waitForFrames(recording.frames() + 24_000)
         #expect(Measure.dB(Array(recording.samples.suffix(24_000))) < -80, "nothing plays on the new output until asked")
         try game.press("p")
         #expect(DrumDubGame.waitForSound(recording), "p plays the music on the new output")
@@ -87,6 +87,8 @@ extension DrumDubGameTests {
         #expect(lines.contains { $0.contains("1 2 3 4  bang a drum") }, "\(lines)")
         // The snare's initial is no key (its meter stays dark); s steps back, w forward.
         try game.press("S")
+        // The scenario: 0.3 s for a snare to show, were one struck (a hit lights its meter within
+        // a mixer period and a redraw, 10 ms each).
         Thread.sleep(forTimeInterval: 0.3)
         #expect(game.screen.meterCells("1 snare") == 0, "\(game.terminal.screen)")
         try game.press("s")
@@ -105,7 +107,7 @@ extension DrumDubGameTests {
         #expect(terminal.waitFor("status 3"), "\(terminal.screen)")
         let screen = terminal.screen.replacingOccurrences(of: "\n", with: "")
         #expect(screen.contains("drumdub: no output device here") && screen.contains("the game instead: drumdub --script assets/grooves/demo.txt"), "\(terminal.screen)")
-        Thread.sleep(forTimeInterval: 0.2)
+        Poll.until(seconds: 5) { ((try? Data(contentsOf: folder.file("after")))?.count ?? 0) > 0 }
         #expect(try String(contentsOf: folder.file("before"), encoding: .utf8) == String(contentsOf: folder.file("after"), encoding: .utf8))
     }
 

@@ -49,8 +49,10 @@ package final class DrumDubGame {
         return Double(line[range].dropLast(2))
     }
 
-    /// Whether the shell's terminal settings after the game are those before it.
+    /// Whether the shell's terminal settings after the game are those before it (waits up to
+    /// 5 s for the shell to save them after the game).
     package var terminalRestored: Bool {
+        Poll.until(seconds: 5) { ((try? Data(contentsOf: folder.file("stty-after")))?.count ?? 0) > 0 }
         let before = try? String(contentsOf: folder.file("stty-before"), encoding: .utf8)
         let after = try? String(contentsOf: folder.file("stty-after"), encoding: .utf8)
         return before != nil && before == after
@@ -63,13 +65,19 @@ package final class DrumDubGame {
 
     /// Waits until a recording's last 100 ms is louder than `dB` (the music reached the sink).
     package static func waitForSound(_ recording: ChildProcess, channels: Int = 1, above dB: Double = -40, seconds: Double = 15) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        repeat {
+        Poll.until(seconds: seconds, every: 0.05) {
             let samples = recording.samples
-            if samples.count > 4_800 * channels, Measure.dB(Array(samples.suffix(4_800 * channels))) > dB { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while ContinuousClock.now < deadline
-        return false
+            return samples.count > 4_800 * channels && Measure.dB(Array(samples.suffix(4_800 * channels))) > dB
+        }
+    }
+
+    /// Waits until a recording holds `frames` frames or more and its last 100 ms is quieter
+    /// than `dB` (a sound has rung out and the recording has caught up with it).
+    package static func waitForQuiet(_ recording: ChildProcess, after frames: Int, channels: Int = 1, below dB: Double = -60, seconds: Double = 15) -> Bool {
+        Poll.until(seconds: seconds, every: 0.05) {
+            let samples = recording.samples
+            return samples.count >= frames * channels && Measure.dB(Array(samples.suffix(4_800 * channels))) < dB
+        }
     }
 
     /// The longest run of silent samples (|x| < 1e-4) in a mono recording: where it starts

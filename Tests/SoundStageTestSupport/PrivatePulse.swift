@@ -22,11 +22,7 @@ package final class PrivatePulse: Sendable {
         let pulseaudio = try #require(ToolRunner.which("pulseaudio"))
         _ = try ToolRunner.runDiscardingOutput(pulseaudio, ["-D", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix"],
                                                environment: ["XDG_RUNTIME_DIR": runtime.path])
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if (try? pactl(["info"]))?.status == 0 { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        if Poll.until(seconds: 5, every: 0.05, { (try? pactl(["info"]))?.status == 0 }) { return }
         throw PulseError("the private PulseAudio server did not start in \(runtime.path)")
     }
 
@@ -34,8 +30,7 @@ package final class PrivatePulse: Sendable {
     package func kill() throws {
         let pulseaudio = try #require(ToolRunner.which("pulseaudio"))
         _ = try ToolRunner.run(pulseaudio, ["--kill"], environment: ["XDG_RUNTIME_DIR": runtime.path])
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline, (try? pactl(["info"]))?.status == 0 { Thread.sleep(forTimeInterval: 0.05) }
+        Poll.until(seconds: 5, every: 0.05) { (try? pactl(["info"]))?.status != 0 }
     }
 
     /// Runs pactl against this server.
@@ -198,39 +193,38 @@ package final class ChildProcess: Sendable {
     /// Waits up to `seconds` for a line containing `text` after the first `skipping` lines;
     /// returns its index and when it arrived.
     package func waitForLine(containing text: String, after skipping: Int = 0, seconds: Double = 10) -> (index: Int, at: ContinuousClock.Instant)? {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        repeat {
-            if let found = line(containing: text, after: skipping) { return found }
-            Thread.sleep(forTimeInterval: 0.005)
-        } while ContinuousClock.now < deadline
-        return nil
+        Poll.value(seconds: seconds, every: 0.005) { line(containing: text, after: skipping) }
     }
 
     /// ``waitForLine(containing:after:seconds:)`` for a long async test: it suspends rather
     /// than blocks, since a blocked thread is one of the test runner's few (one per core) and
     /// the suites beside it would wait for it.
     package func nextLine(containing text: String, after skipping: Int = 0, seconds: Double = 10) async throws -> (index: Int, at: ContinuousClock.Instant)? {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        // Looked for once more after the deadline: a suspended task may resume long after it.
-        while true {
-            let late = ContinuousClock.now >= deadline
-            if let found = line(containing: text, after: skipping) { return found }
-            if late { return nil }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        var found: (index: Int, at: ContinuousClock.Instant)?
+        _ = try await Poll.suspending(seconds: seconds, every: 0.005) { found = line(containing: text, after: skipping); return found != nil }
+        return found
     }
 
     /// Waits up to `timeout` seconds until a float32 mono 48 kHz recording holds `seconds`
     /// of samples (a monitor recording starts late, later still on a busy machine).
     package func waitForSamples(seconds: Double, timeout: Double = 15) {
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while bytes.count < Int(seconds * 48_000) * 4 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Poll.until(seconds: timeout, every: 0.05) { bytes.count >= Int(seconds * 48_000) * 4 }
+    }
+
+    /// Frames of a float32 recording of `channels` so far.
+    package func frames(channels: Int = 1) -> Int { output.withLock { $0.bytes.count } / (4 * channels) }
+
+    /// Waits up to `timeout` seconds until a float32 recording of `channels` holds `count`
+    /// frames; returns whether it did. A test waits for the frames it will measure, however
+    /// late a loaded machine delivers them.
+    @discardableResult
+    package func waitForFrames(_ count: Int, channels: Int = 1, timeout: Double = 15) -> Bool {
+        Poll.until(seconds: timeout) { frames(channels: channels) >= count }
     }
 
     /// ``waitForSamples(seconds:timeout:)``, suspending rather than blocking.
     package func samples(seconds: Double, timeout: Double = 15) async throws {
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while bytes.count < Int(seconds * 48_000) * 4 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await Poll.suspending(seconds: timeout) { bytes.count >= Int(seconds * 48_000) * 4 }
     }
 
     package func signal(_ signal: Int32) { _ = kill(pid, signal) }
@@ -247,9 +241,7 @@ package final class ChildProcess: Sendable {
     package func stop() {
         guard isRunning else { return }
         signal(SIGINT)
-        let deadline = ContinuousClock.now + .seconds(3)
-        while isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if isRunning { signal(SIGKILL) }
-        while isRunning { Thread.sleep(forTimeInterval: 0.01) }
+        if !Poll.until(seconds: 3, every: 0.01, { !isRunning }) { signal(SIGKILL) }
+        while isRunning { Thread.sleep(forTimeInterval: 0.01) }   // SIGKILL cannot be refused: no deadline
     }
 }

@@ -34,10 +34,8 @@ package final class RecordingRig {
         let loaded = try ToolRunner.run(pactl, ["load-module", "module-null-sink", "sink_name=\(sinkName)", "sink_properties=device.description=\(label)"])
         guard loaded.status == 0 else { throw PulseError("cannot add a null sink: \(loaded.stderr)") }
         module = loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !AudioDevice.captureDevices.contains(monitor) {
-            guard ContinuousClock.now < deadline else { throw PulseError("OpenAL does not list \(monitor): \(AudioDevice.captureDevices)") }
-            Thread.sleep(forTimeInterval: 0.05)
+        guard Poll.until(seconds: 5, every: 0.05, { AudioDevice.captureDevices.contains(monitor) }) else {
+            throw PulseError("OpenAL does not list \(monitor): \(AudioDevice.captureDevices)")
         }
     }
 
@@ -129,9 +127,7 @@ package final class RecorderEventLog: RecorderDelegate, @unchecked Sendable {
 
     /// Waits up to `seconds` for an event `matching`.
     package func wait(seconds: Double, for matching: (RecorderEvent) -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !all.contains(where: matching), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        return all.contains(where: matching)
+        Poll.until(seconds: seconds) { all.contains(where: matching) }
     }
 
     package var all: [RecorderEvent] { lock.withLock { events } }
@@ -141,8 +137,6 @@ package final class RecorderEventLog: RecorderDelegate, @unchecked Sendable {
 
     /// Waits up to `seconds` for a finished event.
     package func waitForFinish(seconds: Double) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while finishes.isEmpty, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        return !finishes.isEmpty
+        Poll.until(seconds: seconds) { !finishes.isEmpty }
     }
 }

@@ -8,15 +8,13 @@ package enum SinkState {
     /// `pactl list short sinks` of its server (index, name, module, sample spec, state).
     /// Throws after `seconds`.
     package static func waitUntilRunning(_ sink: String, seconds: Double = 10, listSinks: () throws -> String) throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            let running = try listSinks().split(separator: "\n").contains { line in
+        let running = try Poll.until(seconds: seconds) {
+            try listSinks().split(separator: "\n").contains { line in
                 let fields = line.split(separator: "\t")
                 return fields.count >= 5 && fields[1] == Substring(sink) && fields[4] == "RUNNING"
             }
-            if running { return }
-            Thread.sleep(forTimeInterval: 0.02)
         }
+        if running { return }
         throw PulseError("the sink \(sink) did not start playing within \(seconds) s")
     }
 }

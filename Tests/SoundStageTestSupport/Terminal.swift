@@ -20,12 +20,7 @@ package final class Terminal: Sendable {
 
     /// Waits up to `seconds` for the window to show `text`; returns whether it did.
     package func waitFor(_ text: String, seconds: Double = 10) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        repeat {
-            if screen.contains(text) { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        } while ContinuousClock.now < deadline
-        return false
+        Poll.until(seconds: seconds) { screen.contains(text) }
     }
 
     /// Types `keys` (tmux key names: "C-z", "Enter", or literal text).
@@ -44,10 +39,17 @@ package final class Terminal: Sendable {
         (try? ToolRunner.run(tmux, ["-L", socket, "capture-pane", "-p", "-t", "test"]).stdout) ?? ""
     }
 
-    /// Ends what runs in the window (Ctrl-C) and the tmux server.
+    /// The command the window runs in its foreground ("bash" when the shell has it back).
+    package var foregroundCommand: String {
+        let out = try? ToolRunner.run(tmux, ["-L", socket, "display-message", "-p", "-t", "test", "#{pane_current_command}"]).stdout
+        return out?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    /// Ends what runs in the window (Ctrl-C; up to 3 s for the shell to have the window back,
+    /// so the program cleans up before the tmux server goes) and the tmux server.
     package func close() {
         try? send("C-c")
-        Thread.sleep(forTimeInterval: 0.2)
+        Poll.until(seconds: 3) { foregroundCommand == "bash" }
         _ = try? ToolRunner.runDiscardingOutput(tmux, ["-L", socket, "kill-server"])
     }
 }

@@ -24,7 +24,8 @@ struct AudioDeviceServerTests {
         recorder.executableURL = URL(fileURLWithPath: "/bin/sh")
         recorder.arguments = ["-c", "'\(parec.path)' --latency-msec=50 --raw --format=float32le --channels=2 --rate=48000 -d @DEFAULT_MONITOR@ 2>/dev/null | head -c \(bytes) > '\(recording.path)'"]
         try recorder.run()
-        Thread.sleep(forTimeInterval: 0.3)
+        // Recording before the sound starts: the first bytes are in the file.
+        Poll.until(seconds: 10) { ServerListening.fileSize(recording) > 0 }
 
         do {
             let device = try AudioDevice.openOutput(named: name)
@@ -38,13 +39,12 @@ struct AudioDeviceServerTests {
             try source.play()
             // OpenAL Soft's PulseAudio stream takes a moment to start, and closing the device
             // drops what is still buffered: play long enough for a clear recording.
-            Thread.sleep(forTimeInterval: 3)
+            Thread.sleep(forTimeInterval: 3)   // the scenario: 3 s of sound
             #expect(device.isConnected)
             #expect(source.isPlaying)
             try source.stop()
         }
-        let deadline = Date().addingTimeInterval(20)
-        while recorder.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        Poll.until(seconds: 20, every: 0.1) { !recorder.isRunning }
         if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) }
         recorder.waitUntilExit()
 

@@ -65,11 +65,11 @@ struct UnderrunTests {
             try player.setStreamBuffering(StreamBuffering(chunkSeconds: 0.02, chunks: 2, maximumChunks: 8))
             let recorder = try await ServerListening.record(rig, rate: rate, to: raw)
             try player.play()
-            try await Task.sleep(for: .milliseconds(1_300))
+            try await Task.sleep(for: .milliseconds(1_300))   // the scenario: 1.3 s playing before the stall
             latency = player.audioSource?.get(.offsetWithLatency).latency ?? 0
             stalledAt = engine.currentTime
             engine.stallService(seconds: stall)
-            try await Task.sleep(for: .milliseconds(1_500))
+            try await Task.sleep(for: .milliseconds(1_500))   // the scenario: the 0.3 s stall and 1.2 s after it, recorded
             #expect(player.isPlaying)
             samples = try await ServerListening.stop(recorder, reading: raw)
             engine.shutdown()
@@ -190,9 +190,9 @@ struct UnderrunTests {
             playlist.repeatMode = .one
             try playlist.player.setStreamBuffering(StreamBuffering(chunkSeconds: 0.02, chunks: 2, maximumChunks: 8))
             try playlist.play()
-            try await Task.sleep(for: .milliseconds(600))
+            try await Task.sleep(for: .milliseconds(600))   // the scenario: 0.6 s into the loop, then a stall
             engine.stallService(seconds: 0.4)
-            try await Task.sleep(for: .milliseconds(1_000))
+            try await Task.sleep(for: .milliseconds(1_000))   // the scenario: the stall and 0.6 s after it
             #expect(playlist.currentItemIndex == 0)
             engine.shutdown()
         }

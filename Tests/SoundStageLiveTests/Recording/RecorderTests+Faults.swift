@@ -67,10 +67,8 @@ struct RecorderFaultTests {
             (folder.file(name), try ChildProcess(tool, ["record", folder.file(name).path, "--device", rig.monitor]))
         }
         // Until every file holds about a second (an Ogg file grows by whole pages).
-        let deadline = ContinuousClock.now + .seconds(15)
-        func size(_ url: URL) -> Int { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
-        while children.contains(where: { size($0.0) < ($0.0.pathExtension == "ogg" ? 4_000 : 96_000) }), ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+        Poll.until(seconds: 15, every: 0.05) {
+            !children.contains { ServerListening.fileSize($0.0) < ($0.0.pathExtension == "ogg" ? 4_000 : 96_000) }
         }
         for (_, child) in children { child.signal(SIGKILL) }
         for (url, child) in children {
@@ -79,7 +77,7 @@ struct RecorderFaultTests {
             #expect(file.frameCount > 20_000, "\(url.lastPathComponent): \(file.frameCount) frames")
             // The header counts every whole block on disk (a block being written when the
             // process died may follow, uncounted).
-            if url.pathExtension == "wav" { #expect(file.frameCount * 2 + 44 <= size(url) && file.frameCount * 2 + 44 > size(url) - 9_600) }
+            if url.pathExtension == "wav" { #expect(file.frameCount * 2 + 44 <= ServerListening.fileSize(url) && file.frameCount * 2 + 44 > ServerListening.fileSize(url) - 9_600) }
             let soxi = try ToolRunner.run(try #require(ToolRunner.which("soxi")), ["-s", url.path])
             #expect(soxi.status == 0, "\(url.lastPathComponent): \(soxi.stderr)")
         }
@@ -97,9 +95,7 @@ struct RecorderFaultTests {
         let timed = try ToolRunner.run(tool, ["record", folder.file("timed.caf").path, "--duration", "1", "--device", rig.monitor])
         #expect(timed.status == 0 && timed.stdout.contains("timed.caf: 1.00 s, 48000 Hz mono"), "\(timed)")
         let open = try ChildProcess(tool, ["record", folder.file("open.wav").path, "--device", rig.monitor])
-        let deadline = ContinuousClock.now + .seconds(10)
-        func size(_ url: URL) -> Int { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
-        while size(folder.file("open.wav")) < 96_044, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Poll.until(seconds: 10, every: 0.05) { ServerListening.fileSize(folder.file("open.wav")) >= 96_044 }
         open.stop()   // SIGINT
         #expect(open.lines.contains { $0.contains("open.wav:") && $0.contains("48000 Hz mono") }, "\(open.lines)")
         #expect(try SoundFile.decode(contentsOf: folder.file("open.wav")).frameCount > 4_800, "\(open.lines)")
@@ -109,14 +105,8 @@ struct RecorderFaultTests {
         let terminal = try Terminal()
         defer { terminal.close() }
         try terminal.run("\(tool.path) record \(folder.file("live.wav").path) --device '\(rig.monitor)' --duration 4")
-        let shown = ContinuousClock.now + .seconds(10)
-        var metered = false
-        while ContinuousClock.now < shown, !metered {
-            metered = terminal.screen.contains("● REC") && terminal.screen.contains("[####")
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        let metered = Poll.until(seconds: 10, every: 0.1) { terminal.screen.contains("● REC") && terminal.screen.contains("[####") }
         #expect(metered, "a live meter line: \(terminal.screen)")
-        while ContinuousClock.now < shown, !terminal.screen.contains("live.wav: 4.00 s") { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(terminal.screen.contains("live.wav: 4.00 s"), "the summary: \(terminal.screen)")
+        #expect(terminal.waitFor("live.wav: 4.00 s"), "the summary: \(terminal.screen)")
     }
 }

@@ -97,8 +97,7 @@ struct RecorderSessionTests {
         try recorder.record()
         // Until the new device has delivered 0.6 s (its stream starts a while after it
         // opens, longer on a loaded machine), 10 s at most.
-        let deadline = Date() + 10
-        while recorder.framesRecorded < before.frameCount + 28_800, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Poll.until(seconds: 10, every: 0.05) { recorder.framesRecorded >= before.frameCount + 28_800 }
         recorder.stop()
         #expect(log.finishes == [true])
         let samples = try SoundFile.decode(contentsOf: recorder.url).floatSamples()

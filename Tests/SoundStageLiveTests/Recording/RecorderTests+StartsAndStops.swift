@@ -11,12 +11,6 @@ import SoundStageTestSupport
 /// The probes of the review of the recorder, kept as tests: each showed a defect, now fixed.
 @Suite("Recorder starts and stops: restarts, stops during a start, huge times, late devices, stop and its event, spans, the tool on a full disk, writers, block times", .enabled(if: RecordingRig.enabled), .serialized)
 struct RecorderStartStopTests {
-    static func wait(_ seconds: Double, until done: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !done(), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        return done()
-    }
-
     // MARK: stale thread after stop()
 
     @Test("record() after stop() records again")
@@ -29,14 +23,14 @@ struct RecorderStartStopTests {
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         let log = RecorderEventLog(r)
         try r.record()
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)   // the scenario: 0.5 s recorded
         r.stop()
         #expect(log.finishes == [true])
         let staleThread = r.parts.withLockedValue { $0.thread != nil }
         #expect(!staleThread, "stop() left the joined thread in parts.thread")
         try r.record(forDuration: 0.5)
         #expect(r.isRecording)
-        let second = Self.wait(4) { log.finishes.count == 2 }
+        let second = Poll.until(seconds: 4) { log.finishes.count == 2 }
         #expect(second, "the second recording never finished: isRecording \(r.isRecording), device \(r.parts.withLockedValue { $0.device != nil }), frames \(r.framesRecorded), events \(log.all)")
         withExtendedLifetime(log) {}
     }
@@ -50,11 +44,11 @@ struct RecorderStartStopTests {
         defer { RecordingRig.stopPlaying(player) }
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         try r.record()
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)   // the scenario: 0.3 s recorded, then stopped
         r.stop()
         #expect(r.parts.withLockedValue { $0.thread == nil }, "stop() took the thread it joined")
         try r.record()
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)   // the scenario: recording again for 0.3 s
         #expect(r.parts.withLockedValue { $0.thread != nil } && r.isRecording)
         r.stop()
         #expect(r.parts.withLockedValue { $0.thread == nil } && !r.isRecording)
@@ -69,7 +63,7 @@ struct RecorderStartStopTests {
         defer { RecordingRig.stopPlaying(player) }
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         try r.record()
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)   // the scenario: 0.3 s recorded, then stopped
         r.stop()
         try r.record()
         let other = try Recorder(url: folder.file("other.wav"), settings: RecorderSettings(deviceName: rig.monitor))
@@ -100,7 +94,7 @@ struct RecorderStartStopTests {
         try r.deleteRecording()
         #expect(!FileManager.default.fileExists(atPath: r.url.path))
         try r.record(forDuration: 0.5)
-        let done = Self.wait(4) { !log.finishes.isEmpty }
+        let done = Poll.until(seconds: 4) { !log.finishes.isEmpty }
         #expect(done, "no finish: exists \(FileManager.default.fileExists(atPath: r.url.path)), frames \(r.framesRecorded), isRecording \(r.isRecording)")
         withExtendedLifetime(log) {}
     }
@@ -115,11 +109,12 @@ struct RecorderStartStopTests {
         // Nothing plays: the monitor takes about 2 s to deliver, so prepareToRecord waits.
         let r = try Recorder(url: folder.file("take.wav"), settings: RecorderSettings(deviceName: rig.monitor))
         let started = ContinuousClock.now
-        let other = Thread { Thread.sleep(forTimeInterval: 1); r.stop() }
+        let stopped = DispatchSemaphore(value: 0)
+        let other = Thread { Thread.sleep(forTimeInterval: 1); r.stop(); stopped.signal() }   // the scenario: stop() 1 s into the wait
         other.start()
         try r.record()
         print("record() returned after \(ContinuousClock.now - started)")
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(stopped.wait(timeout: .now() + 10) == .success, "stop() returned")
         let (thread, device) = r.parts.withLockedValue { ($0.thread, $0.device) }
         #expect(!(r.isRecording && device == nil), "isRecording \(r.isRecording) with device \(device as Any), thread \(thread as Any) (already joined by stop())")
     }
@@ -167,7 +162,7 @@ struct RecorderStartStopTests {
         print("P4 spans \(r.state.withLockedValue { $0.spans })")
         let player = try rig.play(tone)
         defer { RecordingRig.stopPlaying(player) }
-        Thread.sleep(forTimeInterval: 3)
+        Thread.sleep(forTimeInterval: 3)   // the scenario: stopped at about t0+3
         r.stop()   // asked: from t0+2 to t0+3 (about 1 s)
         let seconds = Double(r.framesRecorded) / 48_000
         #expect(seconds < 1.3, "asked to start at t0+2 and stopped at t0+3, recorded \(seconds) s")
@@ -204,7 +199,7 @@ struct RecorderStartStopTests {
         let log = RecorderEventLog(r)
         try r.prepareToRecord()
         try r.record()
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)   // the scenario: 1 s recorded before the pause
         r.pause()
         try r.record(forDuration: 1)
         #expect(log.waitForFinish(seconds: 4))
@@ -226,7 +221,7 @@ struct RecorderStartStopTests {
             let r = try Recorder(url: folder.file("t\(i).wav"), settings: RecorderSettings(deviceName: rig.monitor))
             try r.prepareToRecord()
             try r.record()
-            Thread.sleep(forTimeInterval: 0.5)
+            Thread.sleep(forTimeInterval: 0.5)   // the scenario: 0.5 s recorded
             r.stop()
             let span = r.state.withLockedValue { $0.spans[0] }
             short.append(Int(((span.end! - span.start) * 48_000).rounded()) - r.framesRecorded)
@@ -313,7 +308,7 @@ struct RecorderStartStopTests {
         let player = try rig.playTone(in: folder, seconds: 8)
         defer { RecordingRig.stopPlaying(player) }
         let stream = try CaptureStream(deviceNamed: rig.monitor)
-        try await Task.sleep(for: .seconds(2))
+        try await Task.sleep(for: .seconds(2))   // the scenario: the device open 2 s before start()
         try stream.start()
         var first: CaptureBlock?
         for try await block in stream.blocks where first == nil { first = block; stream.stop() }

@@ -88,8 +88,11 @@ extension AudioSessionServerTests {
         try pulse.kill()
         let silent = try #require(child.waitForLine(containing: "session: routeChanged(oldDeviceUnavailable: 'Null Output' -> '\(AudioEngine.silentOutputName)'"),
                                   "\(child.lines.suffix(8))")
-        Thread.sleep(forTimeInterval: 1.5)
-        let during = Self.playheads(child.lines, silent.index..<child.lines.count, "playing")
+        // The status lines (every 0.1 s) go on after the move: waited for up to 5 s, until
+        // 0.8 s of playhead have gone by on the silent output.
+        func during() -> [Double] { Self.playheads(child.lines, silent.index..<child.lines.count, "playing") }
+        Poll.until(seconds: 5) { let d = during(); return d.count >= 5 && (d.last ?? 0) - (d.first ?? 0) > 0.8 }
+        let during = during()
         #expect(during.count >= 5 && (during.last ?? 0) - (during.first ?? 0) > 0.8,
                 "the playhead moves on while no device is left: \(during)")
         let before = child.lines.count
@@ -160,7 +163,10 @@ extension AudioSessionServerTests {
         let began = try #require(child.waitForLine(containing: "session: interruptionBegan(phoneCall)"), "\(child.lines.suffix(5))")
         #expect(began.at - calling < .milliseconds(200), "\(began.at - calling)")
         let ended = try #require(child.waitForLine(containing: "session: interruptionEnded(shouldResume: true)", after: began.index), "\(child.lines.suffix(5))")
-        Thread.sleep(forTimeInterval: 1)
+        // A status line after the end, and 0.5 s at the sink after it (the level after the
+        // silence is read 0.1-0.3 s past its end).
+        _ = child.waitForLine(containing: "status: playing", after: ended.index)
+        monitor.waitForFrames(monitor.frames() + 24_000)
         let lines = child.lines
         let held = Self.playheads(lines, began.index..<ended.index, "paused")
         let resumed = Self.playheads(lines, ended.index..<lines.count, "playing")
@@ -185,7 +191,10 @@ extension AudioSessionServerTests {
         #expect(child.waitForLine(containing: "playing sine") != nil)
         let second = try pulse.record("second")
         defer { second.stop() }
-        Thread.sleep(forTimeInterval: 0.5)
+        // The recording is connected before the move (an idle sink's monitor sends nothing to
+        // wait for): its stream is listed by the server.
+        let connected = Poll.until(seconds: 10) { ((try? pulse.pactl(["list", "short", "source-outputs"]))?.stdout ?? "").contains("\t") }
+        #expect(connected, "the recording of the second sink (the server's only source output) is listed")
         try pulse.pactl(["set-default-sink", "second"])
         let moved = child.waitForLine(containing: "session: routeChanged(defaultChanged")
         #expect(moved != nil, "\(child.lines)")
@@ -215,12 +224,7 @@ extension AudioSessionServerTests {
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         }
         func wait(_ text: String, seconds: Double = 10) -> Bool {
-            let deadline = ContinuousClock.now + .seconds(seconds)
-            while ContinuousClock.now < deadline {
-                if logLines().contains(where: { $0.contains(text) }) { return true }
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-            return false
+            Poll.until(seconds: seconds, every: 0.01) { logLines().contains(where: { $0.contains(text) }) }
         }
         #expect(wait("playing tone.wav"), "\(logLines())")
         try pulse.waitUntilPlaying("first")
@@ -228,14 +232,16 @@ extension AudioSessionServerTests {
         defer { monitor.stop() }
         monitor.waitForSamples(seconds: 0.7)   // the tone heard before the stop
         try terminal.send("C-z")
-        let stoppedShown = (0..<200).contains { _ in Thread.sleep(forTimeInterval: 0.01); return terminal.screen.contains("Stopped") }
-        #expect(stoppedShown, "the shell reports the job stopped: \(terminal.screen)")
+        #expect(terminal.waitFor("Stopped", seconds: 2), "the shell reports the job stopped: \(terminal.screen)")
         let linesWhileStopped = logLines().count
         Thread.sleep(forTimeInterval: 1.2)   // stopped this long: 24 status lines would come (0.05 s) if it ran
         #expect(logLines().count == linesWhileStopped, "nothing printed while stopped")
         try terminal.run("fg")
         #expect(wait("session: interruptionEnded(shouldResume: true)"), "\(logLines().suffix(5))")
-        Thread.sleep(forTimeInterval: 1)
+        // Status lines after the resume, and 0.5 s at the sink after it (the level after the
+        // silence is read 0.1-0.3 s past its end).
+        Poll.until(seconds: 5) { logLines().suffix(3).contains { $0.contains("status: playing") } }
+        monitor.waitForFrames(monitor.frames() + 24_000)
         let lines = logLines()
         let began = lines.firstIndex { $0.contains("session: interruptionBegan(processSuspended)") }
         let ended = lines.firstIndex { $0.contains("session: interruptionEnded(shouldResume: true)") }

@@ -40,9 +40,11 @@ struct SoundStageToolFirstHourTests {
             return try ChildProcess(try #require(ToolRunner.soundstage), arguments, environment: env)
         }
 
-        /// The stretches of the signal the sink played, once the recording has `seconds` more.
+        /// The stretches of the signal the sink played, once the recording has `seconds` more
+        /// (the server's buffer behind the last frame the tool wrote).
         func heard(after seconds: Double) async throws -> [SequenceLocator.Stretch] {
-            try await Task.sleep(for: .seconds(seconds))
+            let wanted = recorder.frames() + Int(seconds * Double(SoundStageToolFirstHourTests.rate))
+            _ = try await Poll.suspending(seconds: 15) { recorder.frames() >= wanted }
             recorder.stop()
             return locator.stretches(in: recorder.samples)
         }
@@ -60,8 +62,7 @@ struct SoundStageToolFirstHourTests {
             let rig = try Rig(frames: frames)
             defer { rig.stop() }
             let child = try rig.tool(["play", rig.file.path])
-            let deadline = ContinuousClock.now + .seconds(15)
-            while child.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            _ = try await Poll.suspending(seconds: 15) { !child.isRunning }
             #expect(child.ending == "exit 0", "\(child.ending): \(child.lines)")
             let heard = try await rig.heard(after: 0.5)
             // In one run, a break of silence (an underrun on a loaded machine) aside.
@@ -85,17 +86,14 @@ struct SoundStageToolFirstHourTests {
         try terminal.run("\(env) ALSOFT_DRIVERS=pulse \(try #require(ToolRunner.soundstage).path) play \(rig.file.path)")
         // Ctrl-Z once the sound is heard (the tool may take a while to start, and a Ctrl-Z
         // typed before it runs goes to the shell), then a second of it.
-        let deadline = ContinuousClock.now + .seconds(15)
-        while rig.recorder.samples.suffix(4_410).allSatisfy({ abs($0) < 1e-4 }), ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        Thread.sleep(forTimeInterval: 1)
+        #expect(Poll.until(seconds: 15) { !rig.recorder.samples.suffix(4_410).allSatisfy { abs($0) < 1e-4 } }, "the sound is heard")
+        rig.recorder.waitForFrames(rig.recorder.frames() + Self.rate)
         try terminal.send("C-z")
         #expect(terminal.waitFor("Stopped"), "\(terminal.screen)")
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)   // the scenario: stopped 1.5 s
         try terminal.run("fg")
         #expect(terminal.waitFor("done (4.00 s)", seconds: 15), "\(terminal.screen.split(separator: "\n").suffix(12).joined(separator: "\n"))")
-        Thread.sleep(forTimeInterval: 0.5)
+        rig.recorder.waitForFrames(rig.recorder.frames() + Self.rate / 2)   // the server's buffer behind the last frame
         rig.recorder.stop()
         let heard = rig.locator.stretches(in: rig.recorder.samples).filter { $0.end - $0.start > 100 }
         // Every frame once, in order: the runs follow one another in the signal.

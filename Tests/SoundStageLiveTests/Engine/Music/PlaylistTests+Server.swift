@@ -51,9 +51,9 @@ struct PlaylistServerTests {
             playlist.delegate = log
             let recorder = try await ServerListening.record(rig, rate: rate, to: raw, after: 0.5)
             try playlist.play()
-            try await Task.sleep(for: .seconds(Self.seconds))
+            try await Task.sleep(for: .seconds(Self.seconds))   // the scenario: the playlist played for this long
             playlist.stop()
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(500))   // what the server still buffers (OpenAL Soft keeps 150 ms ahead) reaches the recording
             samples = try await ServerListening.stop(recorder, reading: raw)
             itemStarts = log.events.filter { if case .itemStarted = $0 { return true } else { return false } }.count
             engine.shutdown()
