@@ -169,22 +169,30 @@ extension VoicePool {
         let me = ObjectIdentifier(self)
         return state.withLockedValue(held) { s in
             var moved = 0
+            // Real voices that moved, and whether each became positioned: their sources follow
+            // once the table is written.
+            var reals: [(slot: Int, wasPositioned: Bool)] = []
             // Read in place: copying each handle out would retain and release its pool, an
-            // atomic pair per voice, more than the rest of the loop costs.
+            // atomic pair per voice, more than the rest of the loop costs. The table's lanes
+            // are written through buffers (no uniqueness check per write).
+            let count = s.slots.count
             moves.withUnsafeBufferPointer { moves in
-                for k in moves.indices {
-                    let position = moves[k].1
-                    let index = Int(moves[k].0.index)
-                    guard position.isFinite, index < s.slots.count, ObjectIdentifier(moves[k].0.pool) == me,
-                          s.slots[index].generation == moves[k].0.generation, s.slots[index].isLive else { continue }
-                    let wasPositioned = s.slots[index].positioned
-                    s.slots[index].position = position
-                    s.slots[index].positioned = true
-                    s.slots[index].needsRank = true
-                    if s.slots[index].real >= 0 { writePosition(&s, index, relativeChanged: !wasPositioned) }
-                    moved += 1
+                s.slots.withMoveLanes { generation, flags, position, real in
+                    for k in moves.indices {
+                        let p = moves[k].1
+                        let index = Int(moves[k].0.index)
+                        guard index < count, p.isFinite, generation[index] == moves[k].0.generation,
+                              ObjectIdentifier(moves[k].0.pool) == me else { continue }
+                        let was = flags[index]
+                        guard was.contains(.live) else { continue }
+                        position[index] = p
+                        flags[index] = was.union([.positioned, .needsRank])
+                        if real[index] >= 0 { reals.append((index, was.contains(.positioned))) }
+                        moved += 1
+                    }
                 }
             }
+            for (i, wasPositioned) in reals { writePosition(&s, i, relativeChanged: !wasPositioned) }
             return moved
         }
     }

@@ -32,8 +32,9 @@ extension VoicePool {
                 try body(&s)
                 for r in s.reals.indices {
                     let i = Int(s.reals[r].slot)
-                    try applyEffects(&s, to: s.reals[r].source, bus: s.slots[i].bus, occlusion: s.details[i].occlusion,
-                                     obstruction: s.details[i].obstruction, sendLevel: s.details[i].sendLevel)
+                    let details = s.slots.details[i]
+                    try applyEffects(&s, to: s.reals[r].source, bus: s.slots.bus[i], occlusion: details.occlusion,
+                                     obstruction: details.obstruction, sendLevel: details.sendLevel)
                 }
                 return s.engine
             }

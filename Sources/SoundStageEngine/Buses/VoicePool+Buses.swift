@@ -154,7 +154,7 @@ extension VoicePool {
         // its players: they give their sources up and wait.
         for r in s.reals.indices.reversed() {
             let i = Int(s.reals[r].slot)
-            if s.interrupted || s.buses[Int(s.slots[i].bus)].isPausedInTree { makeVirtual(&s, i, fade: true) }
+            if s.interrupted || s.buses[Int(s.slots.bus[i])].isPausedInTree { makeVirtual(&s, i, fade: true) }
         }
         if changed { for r in s.reals.indices { writeGain(&s, r) } }
     }

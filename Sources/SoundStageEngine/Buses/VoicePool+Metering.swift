@@ -26,8 +26,8 @@ extension VoicePool {
             guard s.buses.contains(where: { $0.isMetering }) else { return }
             var windows = players
             for real in s.reals {
-                let slot = s.slots[Int(real.slot)]
-                guard let sound = s.sounds[Int(s.details[Int(real.slot)].sound)].playing else { continue }
+                let slot = s.slots.row(Int(real.slot))
+                guard let sound = s.sounds[Int(s.slots.details[Int(real.slot)].sound)].playing else { continue }
                 // A looping voice is not refilled by the tick; this keeps its wrap count for the window.
                 if real.feed.isExhausted { _ = try? real.feed.refill(real.source) }
                 let offset = real.source.get(.sampleOffset)

@@ -10,17 +10,27 @@ enum Audibility {
     /// The audibility of a voice in `slot` whose bus gives `busGain`, heard by `listener`.
     @inline(__always)
     static func of(_ slot: borrowing VoiceSlot, cone: VoiceCone?, busGain: Float, listener: ListenerSnapshot) -> Float {
-        var gain = slot.volume * busGain * slot.directGain
+        of(gain: slot.volume * busGain * slot.directGain, flags: slot.flags, position: slot.position, distance: slot.distance,
+           cone: cone, listener: listener)
+    }
+
+    /// The audibility of a voice of `gain` (volume, bus, direct path) with `flags` (whether it
+    /// is positioned, and relative), at `position`, heard by `listener`: what the tick works out
+    /// from the table's lanes.
+    @inline(__always)
+    static func of(gain: Float, flags: VoiceFlags, position p: SIMD3<Float>, distance: VoiceDistance, cone: VoiceCone?,
+                   listener: ListenerSnapshot) -> Float {
+        var gain = gain
         if gain <= 0 { return 0 }
-        if slot.positioned {
+        if flags.contains(.positioned) {
             // Scalar arithmetic: the generic SIMD3 operations cost several times as much in
             // the loop every voice goes through.
-            let p = slot.position, l = slot.relative ? SIMD3<Float>.zero : listener.position
+            let l = flags.contains(.relative) ? SIMD3<Float>.zero : listener.position
             let dx = l.x - p.x, dy = l.y - p.y, dz = l.z - p.z
-            let distance = (dx * dx + dy * dy + dz * dz).squareRoot()
-            gain *= listener.model.gain(distance: distance, referenceDistance: slot.referenceDistance,
-                                        maxDistance: slot.maxDistance, rolloff: slot.rolloff)
-            if let cone { gain *= coneGain(cone, toListener: SIMD3(dx, dy, dz), distance: distance) }
+            let d = (dx * dx + dy * dy + dz * dz).squareRoot()
+            gain *= listener.model.gain(distance: d, referenceDistance: distance.reference, maxDistance: distance.maximum,
+                                        rolloff: distance.rolloff)
+            if let cone { gain *= coneGain(cone, toListener: SIMD3(dx, dy, dz), distance: d) }
         }
         return min(1, max(0, gain)) * listener.gain
     }

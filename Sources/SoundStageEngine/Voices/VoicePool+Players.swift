@@ -20,7 +20,7 @@ extension VoicePool {
             // Over the pool's places now: the weakest voice gives its place up (fading out).
             if s.reals.count + s.lent + (replacing ? 0 : 1) > s.realLimit, let weakest = weakestReal(s) {
                 let w = Int(s.reals[weakest.real].slot)
-                if s.slots[w].whenVirtual == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
+                if s.slots.whenVirtual(w) == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
             }
             if !replacing { s.lent += 1 }
             return source
@@ -43,7 +43,7 @@ extension VoicePool {
         }
         if let weakest = weakestReal(s) {
             let w = Int(s.reals[weakest.real].slot)
-            if s.slots[w].whenVirtual == .stop { end(&s, w, .culled, fade: false) } else { makeVirtual(&s, w, fade: false) }
+            if s.slots.whenVirtual(w) == .stop { end(&s, w, .culled, fade: false) } else { makeVirtual(&s, w, fade: false) }
             if let spare = s.spare.popLast() {
                 s.sourcesMade -= 1
                 return spare

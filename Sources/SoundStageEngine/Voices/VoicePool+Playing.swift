@@ -43,9 +43,8 @@ extension VoicePool {
             slot.positioned = request.position != nil
             slot.relative = request.options.isRelative
             slot.position = request.position ?? .zero
-            slot.referenceDistance = request.options.referenceDistance
-            slot.maxDistance = request.options.maxDistance
-            slot.rolloff = request.options.rolloffFactor
+            slot.distance = VoiceDistance(reference: request.options.referenceDistance, maximum: request.options.maxDistance,
+                                          rolloff: request.options.rolloffFactor)
             var details = VoiceDetails()
             details.cone = request.options.cone
             slot.hasCone = details.cone != nil
@@ -75,20 +74,20 @@ extension VoicePool {
                 victims.append(victim)
             }
             if s.live - victims.count >= s.configuration.maxVoices {
-                guard let victim = weakestVoice(s, except: victims), s.slots[victim].rank < slot.rank else { return refuse(.poolFull) }
+                guard let victim = weakestVoice(s, except: victims), s.slots.rank[victim] < slot.rank else { return refuse(.poolFull) }
                 victims.append(victim)
             }
             for victim in victims { end(&s, victim, .stolen) }
 
             let i = takeSlot(&s)
-            slot.generation = s.slots[i].generation
-            details.previousEnd = s.details[i].previousEnd
-            slot.phase = .playing
-            slot.needsRank = false
-            s.slots[i] = slot
-            s.details[i] = details
+            slot.generation = s.slots.generation[i]
+            details.previousEnd = s.slots.details[i].previousEnd
+            slot.flags.insert(.live)
+            slot.flags.remove(.needsRank)
+            s.slots.setRow(i, slot)
+            s.slots.details[i] = details
             s.sounds[entry].playing = sound
-            s.details[i].soundPosition = Int32(s.sounds[entry].voices.count)
+            s.slots.details[i].soundPosition = Int32(s.sounds[entry].voices.count)
             s.sounds[entry].voices.append(Int32(i))
             s.sounds[entry].lastStart = nowSeconds
             s.buses[Int(slot.bus)].playingVoices += 1
@@ -96,7 +95,7 @@ extension VoicePool {
             if becomesReal {
                 if s.reals.count >= voiceCapacity(s), let weakest = weakestReal(s) {
                     let w = Int(s.reals[weakest.real].slot)
-                    if s.slots[w].whenVirtual == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
+                    if s.slots.whenVirtual(w) == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
                 }
                 makeReal(&s, i, in: context)
             }
@@ -111,8 +110,8 @@ extension VoicePool {
         var best: (real: Int, rank: UInt64)?
         for r in s.reals.indices {
             let i = Int(s.reals[r].slot)
-            if s.slots[i].isPinned { continue }
-            if best == nil || s.slots[i].rank < best!.rank { best = (r, s.slots[i].rank) }
+            if s.slots[.pinned, i] { continue }
+            if best == nil || s.slots.rank[i] < best!.rank { best = (r, s.slots.rank[i]) }
         }
         return best
     }
@@ -120,8 +119,8 @@ extension VoicePool {
     /// The live, unpinned voice ranked lowest (the first stolen), other than `excluded`.
     private func weakestVoice(_ s: VoicePoolState, except excluded: [Int]) -> Int? {
         var best: Int?
-        for i in s.slots.indices where s.slots[i].isLive && !s.slots[i].isPinned && !excluded.contains(i) {
-            if best == nil || s.slots[i].rank < s.slots[best!].rank { best = i }
+        for i in s.slots.indices where s.slots.isLive(i) && !s.slots[.pinned, i] && !excluded.contains(i) {
+            if best == nil || s.slots.rank[i] < s.slots.rank[best!] { best = i }
         }
         return best
     }
@@ -129,11 +128,11 @@ extension VoicePool {
     /// The instance of a sound at its limit that makes room for `newcomer`; nil refuses the
     /// play: a pinned voice, or one of higher priority than the newcomer, is never taken.
     private func roomVictim(_ s: VoicePoolState, entry: Int, policy: InstancePolicy, for newcomer: VoiceSlot) -> Int? {
-        let voices = s.sounds[entry].voices.map(Int.init).filter { !s.slots[$0].isPinned && s.slots[$0].priority <= newcomer.priority }
+        let voices = s.sounds[entry].voices.map(Int.init).filter { !s.slots[.pinned, $0] && s.slots.priority[$0] <= newcomer.priority }
         switch policy {
         case .refuse: return nil
-        case .stealOldest: return voices.min { s.details[$0].startFrame < s.details[$1].startFrame }
-        case .stealQuietest: return voices.min { s.slots[$0].rank < s.slots[$1].rank }
+        case .stealOldest: return voices.min { s.slots.details[$0].startFrame < s.slots.details[$1].startFrame }
+        case .stealQuietest: return voices.min { s.slots.rank[$0] < s.slots.rank[$1] }
         }
     }
 

@@ -25,7 +25,7 @@ extension VoicePool {
             for i in ranked.ended { end(&s, i, .finished, fade: false) }
             choose(&s, ranked.chosen, context: context)
             // A `.stop` voice that is virtual now (not chosen, or no source for it) ends.
-            for i in ranked.stopping where s.slots[i].isLive && s.slots[i].real < 0 { end(&s, i, .culled) }
+            for i in ranked.stopping where s.slots.isLive(i) && s.slots.real[i] < 0 { end(&s, i, .culled) }
             settleReals(&s, outputFrames: tickSeconds * Double(context.frequency))
             serviceZones(&s, context: context, elapsedSeconds: Float(elapsed) / Float(context.frequency))
         }
@@ -50,11 +50,11 @@ extension VoicePool {
     /// never culled for being muted.
     private func rank(_ s: inout VoicePoolState, elapsed: Int) -> Ranking {
         let gains = s.buses.map(\.gain)
-        let waiting = s.buses.map { s.interrupted || $0.isPausedInTree }
-        let muted = s.buses.map(\.isMutedInTree)
         // A voice muted at any time since the last tick kept time until now, whatever its
         // options: one unmuted since comes back in step, not a tick behind.
-        let keptTime = s.buses.map { $0.isMutedInTree || $0.mutedSinceTick }
+        let busStates = s.buses.map { bus in
+            BusBits(waiting: s.interrupted || bus.isPausedInTree, muted: bus.isMutedInTree, keptTime: bus.isMutedInTree || bus.mutedSinceTick)
+        }
         for b in s.buses.indices { s.buses[b].mutedSinceTick = s.buses[b].isMutedInTree }
         let elapsed = Int64(elapsed)
         let listener = s.listener
@@ -63,46 +63,100 @@ extension VoicePool {
         s.rankInputsChanged = false
         var top = TopRanks(capacity: voiceCapacity(s))
         var ranking = Ranking()
-        let details = s.details
-        gains.withUnsafeBufferPointer { gains in waiting.withUnsafeBufferPointer { waiting in muted.withUnsafeBufferPointer { muted in
-            keptTime.withUnsafeBufferPointer { keptTime in
-            s.slots.withUnsafeMutableBufferPointer { slots in
-                for i in slots.indices where slots[i].phase == .playing {
-                    let bus = Int(slots[i].bus)
-                    if slots[i].isPaused || waiting[bus] {
-                        slots[i].rank = Audibility.rank(priority: slots[i].priority, audibility: 0, pinned: slots[i].isPinned)
-                        slots[i].needsRank = true
-                        continue
+        gains.withUnsafeBufferPointer { gains in busStates.withUnsafeBufferPointer { busStates in
+                let inputs = RankInputs(gains: gains, buses: busStates, elapsed: elapsed, listener: listener, floor: floor, everyone: everyone)
+                s.slots.withTickLanes { v in
+                    // One loop per distance model, each with its model a constant: no switch
+                    // on it for every voice.
+                    switch listener.model {
+                    case .none: Self.rank(v, inputs, DistanceLaw.None.self, &top, &ranking)
+                    case .inverse: Self.rank(v, inputs, DistanceLaw.Inverse.self, &top, &ranking)
+                    case .inverseClamped: Self.rank(v, inputs, DistanceLaw.InverseClamped.self, &top, &ranking)
+                    case .linear: Self.rank(v, inputs, DistanceLaw.Linear.self, &top, &ranking)
+                    case .linearClamped: Self.rank(v, inputs, DistanceLaw.LinearClamped.self, &top, &ranking)
+                    case .exponent: Self.rank(v, inputs, DistanceLaw.Exponent.self, &top, &ranking)
+                    case .exponentClamped: Self.rank(v, inputs, DistanceLaw.ExponentClamped.self, &top, &ranking)
                     }
-                    let real = slots[i].real >= 0
-                    if real || slots[i].whenVirtual != .pause || keptTime[bus] {
-                        slots[i].playhead += elapsed &* slots[i].increment
-                    }
-                    if !real, slots[i].playhead >= slots[i].length {
-                        ranking.ended.append(i)
-                        continue
-                    }
-                    if everyone || slots[i].needsRank {
-                        let cone = slots[i].hasCone ? details[i].cone : nil
-                        let audibility = muted[bus] ? 0 : Audibility.of(slots[i], cone: cone, busGain: gains[bus], listener: listener)
-                        slots[i].rank = Audibility.rank(priority: slots[i].priority, audibility: audibility, pinned: slots[i].isPinned)
-                        slots[i].needsRank = false
-                    }
-                    let audibility = slots[i].audibility, rank = slots[i].rank
-                    guard !muted[bus] else { continue }
-                    if audibility >= floor || slots[i].isPinned { top.offer(rank, slot: Int32(i)) }
-                    if slots[i].whenVirtual == .stop { ranking.stopping.append(i) }
                 }
-            }
-        } } } }
+        } }
         ranking.chosen = top.slots
         return ranking
+    }
+
+    /// What the tick reads of a bus for each of its voices, in one byte.
+    private struct BusBits: OptionSet {
+        let rawValue: UInt8
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Its voices wait (it is paused in the tree, or an interruption is under way).
+        static let waiting = BusBits(rawValue: 1)
+        static let muted = BusBits(rawValue: 2)
+        /// Its voices kept time since the last tick whatever their options (it was muted).
+        static let keptTime = BusBits(rawValue: 4)
+
+        init(waiting: Bool, muted: Bool, keptTime: Bool) {
+            rawValue = (waiting ? 1 : 0) | (muted ? 2 : 0) | (keptTime ? 4 : 0)
+        }
+    }
+
+    /// What every voice's rank is worked out from at a tick.
+    private struct RankInputs {
+        /// Per bus: its gain, and what its voices do (``BusBits``).
+        let gains: UnsafeBufferPointer<Float>
+        let buses: UnsafeBufferPointer<BusBits>
+        let elapsed: Int64
+        let listener: ListenerSnapshot
+        let floor: Float
+        /// Every voice's audibility is worked out again, not only those that changed.
+        let everyone: Bool
+    }
+
+    /// The loop over every voice of ``rank(_:elapsed:)``, made once for each distance model
+    /// (`Law`), so that the model is a constant in it.
+    private static func rank<Law: DistanceLaw.Model>(_ v: TickLanes, _ inputs: RankInputs, _ law: Law.Type, _ top: inout TopRanks,
+                                                      _ ranking: inout Ranking) {
+        var listener = inputs.listener
+        listener.model = Law.model
+        let gains = inputs.gains, buses = inputs.buses
+        for i in 0..<v.count {
+            let flags = v.flags[i]
+            guard flags.contains(.live) else { continue }
+            let bus = Int(v.bus[i])
+            let busBits = buses[bus]
+            if flags.contains(.paused) || busBits.contains(.waiting) {
+                v.rank[i] = v.tier[i]
+                v.flags[i] = flags.union(.needsRank)
+                continue
+            }
+            let real = v.real[i] >= 0
+            if real || !flags.contains(.pausesWhenVirtual) || busBits.contains(.keptTime) {
+                v.playhead[i] &+= inputs.elapsed &* v.increment[i]
+            }
+            if !real, v.playhead[i] >= v.length[i] {
+                ranking.ended.append(i)
+                continue
+            }
+            let muted = busBits.contains(.muted)
+            var rank = v.rank[i]
+            if inputs.everyone || flags.contains(.needsRank) {
+                let cone = flags.contains(.hasCone) ? v.details[i].cone : nil
+                let audibility = muted ? 0 : Audibility.of(gain: v.gain[i] * gains[bus], flags: flags, position: v.position[i],
+                                                           distance: v.distance[i], cone: cone, listener: listener)
+                rank = v.tier[i] | UInt64(audibility.bitPattern)
+                v.rank[i] = rank
+                v.flags[i] = flags.subtracting(.needsRank)
+            }
+            guard !muted else { continue }
+            if Float(bitPattern: UInt32(truncatingIfNeeded: rank)) >= inputs.floor || flags.contains(.pinned) {
+                top.offer(rank, slot: Int32(truncatingIfNeeded: i))
+            }
+            if flags.contains(.stopsWhenVirtual) { ranking.stopping.append(i) }
+        }
     }
 
     /// Gives the chosen voices sources and takes them from the others (they fade out).
     private func choose(_ s: inout VoicePoolState, _ chosen: [Int32], context: AudioContext) {
         // The usual tick: the chosen are the real ones already.
-        if chosen.count == s.reals.count, s.slots.withUnsafeBufferPointer({ slots in chosen.allSatisfy { slots[Int($0)].real >= 0 } }) {
+        if chosen.count == s.reals.count, s.slots.real.withUnsafeBufferPointer({ real in chosen.allSatisfy { real[Int($0)] >= 0 } }) {
             return
         }
         if s.chosen.count < s.slots.count { s.chosen.append(contentsOf: repeatElement(false, count: s.slots.count - s.chosen.count)) }
@@ -113,7 +167,7 @@ extension VoicePool {
         }
         for i in chosen.map(Int.init) {
             s.chosen[i] = false
-            if s.slots[i].isLive, s.slots[i].real < 0 { makeReal(&s, i, in: context) }
+            if s.slots.isLive(i), s.slots.real[i] < 0 { makeReal(&s, i, in: context) }
         }
     }
 
@@ -126,8 +180,8 @@ extension VoicePool {
         for r in s.reals.indices {
             guard !s.reals[r].loopsInPlace else { continue }
             let i = Int(s.reals[r].slot)
-            let margin = Int64(2 * outputFrames) &* s.slots[i].increment
-            if s.slots[i].playhead < s.slots[i].length &- margin, s.reals[r].feed.isExhausted { continue }
+            let margin = Int64(2 * outputFrames) &* s.slots.increment[i]
+            if s.slots.playhead[i] < s.slots.length[i] &- margin, s.reals[r].feed.isExhausted { continue }
             let outcome = s.reals[r].feed.settle(s.reals[r].source, isOffline: isOffline)
             if let decodeError = outcome.decodeError { s.errors.append(decodeError) }
             s.errors.append(contentsOf: outcome.errors)

@@ -10,13 +10,13 @@ extension VoicePool {
     @discardableResult
     func makeReal(_ s: inout VoicePoolState, _ i: Int, in context: AudioContext) -> Bool {
         guard s.reals.count < voiceCapacity(s), let source = takeSource(&s, in: context) else { return false }
-        let slot = s.slots[i]
-        guard let sound = s.sounds[Int(s.details[i].sound)].playing else { return false }
+        guard let sound = s.sounds[Int(s.slots.details[i].sound)].playing else { return false }
         let frames = Int64(max(1, sound.frameCount))
-        let position = max(0, slot.playhead), bits = Int64(s.stepping.fractionBits)
+        let length = s.slots.length[i]
+        let position = max(0, s.slots.playhead[i]), bits = Int64(s.stepping.fractionBits)
         let played = position >> bits
         let fraction = Double(position & (s.stepping.one - 1)) / Double(s.stepping.one)
-        let plays = slot.length == .max ? -1 : Int((slot.length >> bits) / frames - played / frames)
+        let plays = length == .max ? -1 : Int((length >> bits) / frames - played / frames)
         guard plays != 0 else {
             // It reached its end while it waited: it is done.
             recycle(&s, source)
@@ -31,13 +31,13 @@ extension VoicePool {
             try feed.attach(to: source, atFrame: frame, fraction: fraction)
             s.reals.append(RealVoice(slot: Int32(i), source: source, feed: feed, gain: -1,
                                      loopsInPlace: plays < 0 && feed.isExhausted))
-            s.slots[i].real = Int32(s.reals.count - 1)
+            s.slots.real[i] = Int32(s.reals.count - 1)
             writeProperties(&s, i)
             try source.play()
             return true
         } catch {
             s.errors.append(error)
-            if s.slots[i].real >= 0 { dropReal(&s, Int(s.slots[i].real)) }
+            if s.slots.real[i] >= 0 { dropReal(&s, Int(s.slots.real[i])) }
             recycle(&s, source)
             return false
         }
@@ -82,7 +82,7 @@ extension VoicePool {
     /// the gain down over its next mix, so there is no click) and stopped at the next tick;
     /// without, it stops at once (a voice that played out, an engine going away).
     func makeVirtual(_ s: inout VoicePoolState, _ i: Int, fade: Bool) {
-        let r = Int(s.slots[i].real)
+        let r = Int(s.slots.real[i])
         guard r >= 0 else { return }
         let source = s.reals[r].source
         dropReal(&s, r)
@@ -96,11 +96,11 @@ extension VoicePool {
 
     /// Removes real voice `r` from the list (its slot becomes virtual).
     private func dropReal(_ s: inout VoicePoolState, _ r: Int) {
-        s.slots[Int(s.reals[r].slot)].real = -1
+        s.slots.real[Int(s.reals[r].slot)] = -1
         let last = s.reals.count - 1
         if r != last {
             s.reals[r] = s.reals[last]
-            s.slots[Int(s.reals[r].slot)].real = Int32(r)
+            s.slots.real[Int(s.reals[r].slot)] = Int32(r)
         }
         s.reals.removeLast()
     }
@@ -128,14 +128,14 @@ extension VoicePool {
     func leave(_ held: borrowing LockHeld, atFrame frame: Int, stoppingSources: Bool) {
         state.withLockedValue(held) { s in
             let since = Int64(max(0, frame - s.clockFrame))
-            for i in s.slots.indices where s.slots[i].isLive && advances(s, i) {
-                s.slots[i].playhead &+= since &* s.slots[i].increment
+            for i in s.slots.indices where s.slots.isLive(i) && advances(s, i) {
+                s.slots.playhead[i] &+= since &* s.slots.increment[i]
             }
             s.clockFrame = max(s.clockFrame, frame)
             guard stoppingSources else { return }
             for r in s.reals.indices {
                 do { try s.reals[r].source.pause() } catch { s.errors.append(error) }
-                if let playhead = mixerPlayhead(s, r) { s.slots[Int(s.reals[r].slot)].playhead = playhead }
+                if let playhead = mixerPlayhead(s, r) { s.slots.playhead[Int(s.reals[r].slot)] = playhead }
             }
         }
     }
@@ -146,12 +146,12 @@ extension VoicePool {
     private func mixerPlayhead(_ s: VoicePoolState, _ r: Int) -> Int64? {
         let real = s.reals[r], i = Int(real.slot)
         guard real.source.context.isExtensionPresent("AL_SOFT_source_latency"),
-              let frames = s.sounds[Int(s.details[i].sound)].playing.map({ Int64(max(1, $0.frameCount)) }) else { return nil }
+              let frames = s.sounds[Int(s.slots.details[i].sound)].playing.map({ Int64(max(1, $0.frameCount)) }) else { return nil }
         let offset = real.source.fixedSampleOffsetWithLatency().offset
         let bits = Int64(s.stepping.fractionBits)
         // The frame of the play the source is in, against the one the playhead is in: the
         // same play, or the one before or after across a loop.
-        let model = s.slots[i].playhead >> bits
+        let model = s.slots.playhead[i] >> bits
         var shift = Int64(real.feed.frame(atQueueOffset: Int(offset >> 32))) - model % frames
         if shift > frames / 2 { shift -= frames } else if shift < -frames / 2 { shift += frames }
         return max(0, (model + shift) << bits | (offset & 0xffff_ffff) >> (32 - bits))
@@ -172,19 +172,19 @@ extension VoicePool {
             if stepping != s.stepping {
                 // Playheads and lengths in the new mixer's fixed point.
                 let shift = Int64(stepping.fractionBits - s.stepping.fractionBits)
-                for i in s.slots.indices where s.slots[i].isLive {
-                    s.slots[i].playhead = shift >= 0 ? s.slots[i].playhead << shift : s.slots[i].playhead >> -shift
-                    if s.slots[i].length != .max {
-                        s.slots[i].length = shift >= 0 ? s.slots[i].length << shift : s.slots[i].length >> -shift
+                for i in s.slots.indices where s.slots.isLive(i) {
+                    s.slots.playhead[i] = shift >= 0 ? s.slots.playhead[i] << shift : s.slots.playhead[i] >> -shift
+                    if s.slots.length[i] != .max {
+                        s.slots.length[i] = shift >= 0 ? s.slots.length[i] << shift : s.slots.length[i] >> -shift
                     }
                 }
                 s.stepping = stepping
             }
             guard newRate > 0 else { return }
-            for i in s.slots.indices where s.slots[i].isLive {
-                let rate = s.sounds[Int(s.details[i].sound)].playing?.sampleRate ?? newRate
-                s.details[i].rateRatio = MixerStepping.rateRatio(soundRate: rate, outputRate: newRate)
-                s.slots[i].increment = stepping.increment(ratio: s.details[i].rateRatio, pitch: s.slots[i].pitch)
+            for i in s.slots.indices where s.slots.isLive(i) {
+                let rate = s.sounds[Int(s.slots.details[i].sound)].playing?.sampleRate ?? newRate
+                s.slots.details[i].rateRatio = MixerStepping.rateRatio(soundRate: rate, outputRate: newRate)
+                s.slots.increment[i] = stepping.increment(ratio: s.slots.details[i].rateRatio, pitch: s.slots.pitch[i])
             }
         }
     }
@@ -207,7 +207,7 @@ extension VoicePool {
         // Bus effects' slots are on the old device: made again when first needed.
         for b in s.buses.indices { s.buses[b].effectSlot = nil }
         for l in s.zones.lanes.indices { s.zones.lanes[l].slot = nil }
-        for r in s.reals.indices.reversed() { s.slots[Int(s.reals[r].slot)].real = -1 }
+        for r in s.reals.indices.reversed() { s.slots.real[Int(s.reals[r].slot)] = -1 }
         s.reals.removeAll()
         s.leaving.removeAll()
         s.spare.removeAll()
@@ -216,25 +216,25 @@ extension VoicePool {
 
     /// Writes everything the source mirrors of voice `i`.
     func writeProperties(_ s: inout VoicePoolState, _ i: Int) {
-        let r = Int(s.slots[i].real)
+        let r = Int(s.slots.real[i])
         guard r >= 0 else { return }
-        let slot = s.slots[i]
+        let slot = s.slots.row(i), details = s.slots.details[i]
         let source = s.reals[r].source
         do {
             try source.set(.pitch, to: slot.pitch)
             try source.set(.isRelative, to: !slot.positioned || slot.relative)
             try source.set(.position, to: slot.positioned ? slot.position : .zero)
-            try source.set(.velocity, to: s.details[i].velocity)
-            try source.set(.referenceDistance, to: slot.referenceDistance)
-            try source.set(.maxDistance, to: slot.maxDistance)
-            try source.set(.rolloffFactor, to: slot.rolloff)
-            let cone = s.details[i].cone ?? VoiceCone(direction: .zero, innerAngle: 360, outerAngle: 360, outerGain: 0)
+            try source.set(.velocity, to: details.velocity)
+            try source.set(.referenceDistance, to: slot.distance.reference)
+            try source.set(.maxDistance, to: slot.distance.maximum)
+            try source.set(.rolloffFactor, to: slot.distance.rolloff)
+            let cone = details.cone ?? VoiceCone(direction: .zero, innerAngle: 360, outerAngle: 360, outerGain: 0)
             try source.set(.direction, to: cone.direction)
             try source.set(.coneInnerAngle, to: cone.innerAngle)
             try source.set(.coneOuterAngle, to: cone.outerAngle)
             try source.set(.coneOuterGain, to: cone.outerGain)
-            try applyEffects(&s, to: source, bus: slot.bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction,
-                             sendLevel: s.details[i].sendLevel)
+            try applyEffects(&s, to: source, bus: slot.bus, occlusion: details.occlusion, obstruction: details.obstruction,
+                             sendLevel: details.sendLevel)
         } catch {
             s.errors.append(error)
         }
@@ -245,11 +245,11 @@ extension VoicePool {
     /// Writes real voice `i`'s position alone (it moves every frame), and whether it is
     /// relative when that changed.
     func writePosition(_ s: inout VoicePoolState, _ i: Int, relativeChanged: Bool) {
-        let r = Int(s.slots[i].real)
+        let r = Int(s.slots.real[i])
         guard r >= 0 else { return }
         do {
-            if relativeChanged { try s.reals[r].source.set(.isRelative, to: !s.slots[i].positioned || s.slots[i].relative) }
-            try s.reals[r].source.set(.position, to: s.slots[i].position)
+            if relativeChanged { try s.reals[r].source.set(.isRelative, to: !s.slots[.positioned, i] || s.slots[.relative, i]) }
+            try s.reals[r].source.set(.position, to: s.slots.position[i])
         } catch {
             s.errors.append(error)
         }
@@ -257,17 +257,18 @@ extension VoicePool {
 
     /// Writes one kind of property of real voice `i` to its source.
     package func write(_ s: inout VoicePoolState, _ i: Int, _ mirrored: Mirrored) {
-        let r = Int(s.slots[i].real)
+        let r = Int(s.slots.real[i])
         let source = s.reals[r].source
         do {
             switch mirrored {
             case .position: writePosition(&s, i, relativeChanged: true)
             case .gain: writeGain(&s, r)
-            case .pitch: try source.set(.pitch, to: s.slots[i].pitch)
-            case .velocity: try source.set(.velocity, to: s.details[i].velocity)
+            case .pitch: try source.set(.pitch, to: s.slots.pitch[i])
+            case .velocity: try source.set(.velocity, to: s.slots.details[i].velocity)
             case .effects:
-                try applyEffects(&s, to: source, bus: s.slots[i].bus, occlusion: s.details[i].occlusion, obstruction: s.details[i].obstruction,
-                                 sendLevel: s.details[i].sendLevel)
+                let details = s.slots.details[i]
+                try applyEffects(&s, to: source, bus: s.slots.bus[i], occlusion: details.occlusion, obstruction: details.obstruction,
+                                 sendLevel: details.sendLevel)
             }
         } catch {
             s.errors.append(error)
@@ -277,7 +278,7 @@ extension VoicePool {
     /// Writes real voice `r`'s gain (its volume times its bus) when it changed.
     func writeGain(_ s: inout VoicePoolState, _ r: Int) {
         let i = Int(s.reals[r].slot)
-        let gain = s.slots[i].volume * s.buses[Int(s.slots[i].bus)].gain
+        let gain = s.slots.volume[i] * s.buses[Int(s.slots.bus[i])].gain
         guard gain != s.reals[r].gain else { return }
         do { try s.reals[r].source.set(.gain, to: gain) } catch { s.errors.append(error) }
         s.reals[r].gain = gain

@@ -12,9 +12,8 @@ struct VoicePoolState {
     var realLimit = 0
     /// Sources the pool may make: the real voices and a margin for voices fading out.
     var sourceLimit = 0
-    var slots: [VoiceSlot] = []
-    /// The voices' details, slot for slot.
-    var details: [VoiceDetails] = []
+    /// The voices, a structure of arrays.
+    var slots = VoiceTable()
     /// Free slots, oldest first (a slot is reused as late as possible, so old handles can
     /// still say why their voice ended).
     var freeSlots: [Int32] = []
@@ -100,7 +99,7 @@ final class VoicePool: Sendable {
     /// The slot of a live voice, nil for an ended one.
     func liveSlot(_ s: VoicePoolState, _ voice: Voice) -> Int? {
         let i = Int(voice.index)
-        guard i < s.slots.count, s.slots[i].generation == voice.generation, s.slots[i].isLive else { return nil }
+        guard i < s.slots.count, s.slots.generation[i] == voice.generation, s.slots.isLive(i) else { return nil }
         return i
     }
 
@@ -115,31 +114,30 @@ final class VoicePool: Sendable {
             }
             return i
         }
-        s.slots.append(VoiceSlot())
-        s.details.append(VoiceDetails())
+        s.slots.appendFree()
         return s.slots.count - 1
     }
 
     /// Ends the voice in slot `i`: its source (if real) is silenced and let go, its sound and
     /// bus forget it, and the slot is freed for another voice.
     func end(_ s: inout VoicePoolState, _ i: Int, _ why: VoiceEnd, fade: Bool = true) {
-        if s.slots[i].real >= 0 { makeVirtual(&s, i, fade: fade) }
-        let sound = Int(s.details[i].sound)
-        let k = Int(s.details[i].soundPosition), last = s.sounds[sound].voices.count - 1
+        if s.slots.real[i] >= 0 { makeVirtual(&s, i, fade: fade) }
+        let sound = Int(s.slots.details[i].sound)
+        let k = Int(s.slots.details[i].soundPosition), last = s.sounds[sound].voices.count - 1
         if k >= 0, k <= last {
             let moved = s.sounds[sound].voices[last]
             s.sounds[sound].voices[k] = moved
-            s.details[Int(moved)].soundPosition = Int32(k)
+            s.slots.details[Int(moved)].soundPosition = Int32(k)
             s.sounds[sound].voices.removeLast()
         }
         // The pool keeps a sound only while it has voices: a sound the game lets go of goes.
         if s.sounds[sound].voices.isEmpty { s.sounds[sound].playing = nil }
-        if !s.slots[i].isPaused { s.buses[Int(s.slots[i].bus)].playingVoices -= 1 }
+        if !s.slots[.paused, i] { s.buses[Int(s.slots.bus[i])].playingVoices -= 1 }
         if why == .stolen { s.stolen += 1 }
-        s.slots[i].phase = .free
-        s.slots[i].generation &+= 1
-        s.details[i].previousEnd = why
-        s.slots[i].isPaused = false
+        s.slots[.live, i] = false
+        s.slots.generation[i] &+= 1
+        s.slots.details[i].previousEnd = why
+        s.slots[.paused, i] = false
         s.freeSlots.append(Int32(i))
         s.live -= 1
     }
@@ -155,22 +153,22 @@ final class VoicePool: Sendable {
         let i = Int(voice.index)
         if voice.refusal != nil { return .ended(.refused) }
         guard voice.pool === self, i < s.slots.count else { return .ended(.unknown) }
-        let slot = s.slots[i]
-        if slot.generation == voice.generation, slot.isLive {
-            if isHeld(s, slot) { return .paused }
-            return slot.real >= 0 ? .real : .virtual
+        let generation = s.slots.generation[i]
+        if generation == voice.generation, s.slots.isLive(i) {
+            if isHeld(s, i) { return .paused }
+            return s.slots.real[i] >= 0 ? .real : .virtual
         }
-        return slot.generation == voice.generation &+ 1 ? .ended(s.details[i].previousEnd) : .ended(.unknown)
+        return generation == voice.generation &+ 1 ? .ended(s.slots.details[i].previousEnd) : .ended(.unknown)
     }
 
     /// Reads from a live voice's slot; nil once it ended.
     func read<R>(_ voice: Voice, _ body: (VoiceSlot) -> R) -> R? {
-        state.withLockedValue { s in liveSlot(s, voice).map { body(s.slots[$0]) } }
+        state.withLockedValue { s in liveSlot(s, voice).map { body(s.slots.row($0)) } }
     }
 
     /// Reads from a live voice's details; nil once it ended.
     func readDetails<R>(_ voice: Voice, _ body: (VoiceDetails) -> R) -> R? {
-        state.withLockedValue { s in liveSlot(s, voice).map { body(s.details[$0]) } }
+        state.withLockedValue { s in liveSlot(s, voice).map { body(s.slots.details[$0]) } }
     }
 
     /// What a change to a voice touches on its source.
@@ -183,14 +181,16 @@ final class VoicePool: Sendable {
             let now = mirrored == .pitch ? engineFrame(held) : nil
             try state.withLockedValue(held) { s in
                 guard let i = liveSlot(s, voice) else { throw endedError(s, voice, member) }
-                let was = (advances: advances(s, i), increment: s.slots[i].increment)
-                body(&s.slots[i], &s.details[i])
+                let was = (advances: advances(s, i), increment: s.slots.increment[i])
+                var slot = s.slots.row(i)
+                body(&slot, &s.slots.details[i])
+                s.slots.setRow(i, slot)
                 if mirrored == .pitch {
-                    s.slots[i].increment = s.stepping.increment(ratio: s.details[i].rateRatio, pitch: s.slots[i].pitch)
+                    s.slots.increment[i] = s.stepping.increment(ratio: s.slots.details[i].rateRatio, pitch: s.slots.pitch[i])
                     keepTime(&s, i, was: was, nowFrame: now)
                 }
-                s.slots[i].needsRank = true
-                guard s.slots[i].real >= 0 else { return }
+                s.slots[.needsRank, i] = true
+                guard s.slots.real[i] >= 0 else { return }
                 write(&s, i, mirrored)
             }
         }
@@ -210,13 +210,13 @@ final class VoicePool: Sendable {
         OpenAL.lock.withLock { held in
             let now = engineFrame(held)
             return state.withLockedValue(held) { s in
-                guard let i = liveSlot(s, voice), s.slots[i].isPaused != paused else { return false }
-                let was = (advances: advances(s, i), increment: s.slots[i].increment)
-                s.slots[i].isPaused = paused
+                guard let i = liveSlot(s, voice), s.slots[.paused, i] != paused else { return false }
+                let was = (advances: advances(s, i), increment: s.slots.increment[i])
+                s.slots[.paused, i] = paused
                 keepTime(&s, i, was: was, nowFrame: now)
-                s.buses[Int(s.slots[i].bus)].playingVoices += paused ? -1 : 1
+                s.buses[Int(s.slots.bus[i])].playingVoices += paused ? -1 : 1
                 // A paused voice gives its source up now; a resumed one competes at the next tick.
-                if paused, s.slots[i].real >= 0 { makeVirtual(&s, i, fade: true) }
+                if paused, s.slots.real[i] >= 0 { makeVirtual(&s, i, fade: true) }
                 return true
             }
         }
@@ -226,18 +226,18 @@ final class VoicePool: Sendable {
         state.withLockedValue { s in
             if let entry = voice.refusedSoundEntry { return entry < s.sounds.count ? s.sounds[entry].label : nil }
             let i = Int(voice.index)
-            guard i < s.slots.count, s.slots[i].generation == voice.generation, s.details[i].sound >= 0,
-                  Int(s.details[i].sound) < s.sounds.count else { return nil }
-            return s.sounds[Int(s.details[i].sound)].label
+            guard i < s.slots.count, s.slots.generation[i] == voice.generation, s.slots.details[i].sound >= 0,
+                  Int(s.slots.details[i].sound) < s.sounds.count else { return nil }
+            return s.sounds[Int(s.slots.details[i].sound)].label
         }
     }
 
     /// Whether voice `i`'s playhead moves on at the next tick: it does not wait, and it is
     /// real, keeps time while virtual, or was muted since the last tick.
     func advances(_ s: VoicePoolState, _ i: Int) -> Bool {
-        let slot = s.slots[i], bus = s.buses[Int(slot.bus)]
-        guard !isHeld(s, slot) else { return false }
-        return slot.real >= 0 || slot.whenVirtual != .pause || bus.isMutedInTree || bus.mutedSinceTick
+        let bus = s.buses[Int(s.slots.bus[i])]
+        guard !isHeld(s, i) else { return false }
+        return s.slots.real[i] >= 0 || !s.slots[.pausesWhenVirtual, i] || bus.isMutedInTree || bus.mutedSinceTick
     }
 
     /// Keeps voice `i`'s playhead exact across a change between two ticks, at engine frame
@@ -248,18 +248,18 @@ final class VoicePool: Sendable {
     func keepTime(_ s: inout VoicePoolState, _ i: Int, was: (advances: Bool, increment: Int64), nowFrame: Int?) {
         guard let nowFrame else { return }
         let since = Int64(max(0, nowFrame - s.clockFrame))
-        if was.advances { s.slots[i].playhead &+= since &* was.increment }
-        if advances(s, i) { s.slots[i].playhead &-= since &* s.slots[i].increment }
+        if was.advances { s.slots.playhead[i] &+= since &* was.increment }
+        if advances(s, i) { s.slots.playhead[i] &-= since &* s.slots.increment[i] }
     }
 
     /// A live voice's playhead in frames of its sound; nil once it ended.
     func playheadFrames(of voice: Voice) -> Double? {
-        state.withLockedValue { s in liveSlot(s, voice).map { s.stepping.frames(s.slots[$0].playhead) } }
+        state.withLockedValue { s in liveSlot(s, voice).map { s.stepping.frames(s.slots.playhead[$0]) } }
     }
 
     /// Whether a live voice waits: paused by the game, by its bus, or by an interruption.
-    func isHeld(_ s: VoicePoolState, _ slot: VoiceSlot) -> Bool {
-        slot.isPaused || s.interrupted || s.buses[Int(slot.bus)].isPausedInTree
+    func isHeld(_ s: VoicePoolState, _ i: Int) -> Bool {
+        s.slots[.paused, i] || s.interrupted || s.buses[Int(s.slots.bus[i])].isPausedInTree
     }
 
     /// Starts or ends an interruption for the voices: they wait, silenced at once, and play
@@ -275,7 +275,7 @@ final class VoicePool: Sendable {
     func endedError(_ s: VoicePoolState, _ voice: Voice, _ member: String) -> SoundStageError {
         let i = Int(voice.index)
         if let refusal = voice.refusal { return failure(.voiceEnded, of: "Voice", member, "the play was refused: \(refusal)") }
-        let why = i < s.slots.count && s.slots[i].generation == voice.generation &+ 1 ? s.details[i].previousEnd : .unknown
+        let why = i < s.slots.count && s.slots.generation[i] == voice.generation &+ 1 ? s.slots.details[i].previousEnd : .unknown
         return failure(.voiceEnded, of: "Voice", member, "voice \(voice.index).\(voice.generation) has ended (\(why))")
     }
 
@@ -283,7 +283,7 @@ final class VoicePool: Sendable {
     /// sources go too, though handles may keep the pool.
     func stopAll(_ held: borrowing LockHeld, _ why: VoiceEnd) {
         state.withLockedValue(held) { s in
-            for i in s.slots.indices where s.slots[i].isLive { end(&s, i, why, fade: false) }
+            for i in s.slots.indices where s.slots.isLive(i) { end(&s, i, why, fade: false) }
             releaseLeaving(&s)
             if why == .engineGone { dropSources(&s) }
         }
@@ -293,7 +293,7 @@ final class VoicePool: Sendable {
     var counts: VoiceCounts {
         state.withLockedValue { s in
             var paused = 0
-            for slot in s.slots where slot.isLive && slot.real < 0 && isHeld(s, slot) { paused += 1 }
+            for i in s.slots.indices where s.slots.isLive(i) && s.slots.real[i] < 0 && isHeld(s, i) { paused += 1 }
             return VoiceCounts(playing: s.live, real: s.reals.count, virtual: s.live - s.reals.count - paused, paused: paused,
                                stolen: s.stolen, refused: s.refused, players: s.lent)
         }

@@ -1,109 +1,274 @@
 import SoundStageCore
 import SoundStageSession
 
-/// One voice's slot in the pool's table: what the service tick reads for every voice each
-/// tick, kept small (96 bytes) and in one array, so the tick's cost stays linear up to a
-/// hundred thousand voices. What the tick does not read is in ``VoiceDetails``, a parallel array.
-struct VoiceSlot {
-    enum Phase: UInt8 { case free, playing }
+/// What a voice is, packed in one lane of the table: the bits the service tick reads for
+/// every voice each tick.
+struct VoiceFlags: OptionSet {
+    let rawValue: UInt16
 
-    // Declared widest first, so the slot packs into 96 bytes.
-    var position = SIMD3<Float>.zero
-    /// How far it moves each output frame, in the mixer's fixed point (``MixerStepping``):
-    /// its sound's rate over the output's, times its pitch, rounded as OpenAL Soft rounds it.
-    var increment: Int64 = 0
+    /// The slot holds a playing voice (else it is free).
+    static let live = VoiceFlags(rawValue: 1 << 0)
+    /// Paused by ``Voice/pause()``.
+    static let paused = VoiceFlags(rawValue: 1 << 1)
+    static let pinned = VoiceFlags(rawValue: 1 << 2)
+    /// It has a position (else it plays at the listener).
+    static let positioned = VoiceFlags(rawValue: 1 << 3)
+    /// Positioned in the listener's space (``VoiceOptions/isRelative``).
+    static let relative = VoiceFlags(rawValue: 1 << 4)
+    /// It has a cone (in its details).
+    static let hasCone = VoiceFlags(rawValue: 1 << 5)
+    /// Its audibility must be worked out again (it moved, its volume changed...).
+    static let needsRank = VoiceFlags(rawValue: 1 << 6)
+    /// ``WhenVirtual/pause``: its playhead waits while it is virtual.
+    static let pausesWhenVirtual = VoiceFlags(rawValue: 1 << 7)
+    /// ``WhenVirtual/stop``: it ends rather than stay virtual.
+    static let stopsWhenVirtual = VoiceFlags(rawValue: 1 << 8)
+
+    /// The bits of `whenVirtual`.
+    static func of(_ whenVirtual: WhenVirtual) -> VoiceFlags {
+        switch whenVirtual {
+        case .keepTime: []
+        case .pause: .pausesWhenVirtual
+        case .stop: .stopsWhenVirtual
+        }
+    }
+}
+
+/// How a voice's gain falls with distance: the three source properties of the context's
+/// distance model.
+struct VoiceDistance {
+    var reference: Float = 1
+    var maximum: Float = .greatestFiniteMagnitude
+    var rolloff: Float = 1
+}
+
+/// The pool's voices, one per slot, as a structure of arrays: each field of a voice is a lane
+/// of its own, so the service tick, which goes through every voice each tick, reads only the
+/// lanes it needs (flags, bus, real, playhead and increment; the position, volume and distance
+/// of a voice that moved; rank) one after the other in memory, and a hundred thousand voices
+/// cost no more per voice than a thousand. What only a voice's start, end, source or handle
+/// need is in ``details``.
+///
+/// A voice as a whole (to start one, or to change one by its handle) is a ``VoiceSlot``,
+/// read with ``row(_:)`` and written with ``setRow(_:_:)``.
+struct VoiceTable {
+    private(set) var count = 0
+    var flags: [VoiceFlags] = []
+    var bus: [Int32] = []
+    /// Index in ``VoicePoolState/reals`` while real, -1 while virtual.
+    var real: [Int32] = []
     /// Where it is in its sound, in the mixer's fixed point, every play counted, as of the
     /// pool's clock (negative for a voice that starts after it, between two ticks). A real
     /// voice's source is at the same place to the fraction of a frame.
-    var playhead: Int64 = 0
+    var playhead: [Int64] = []
+    /// How far it moves each output frame, in the mixer's fixed point (``MixerStepping``):
+    /// its sound's rate over the output's, times its pitch, rounded as OpenAL Soft rounds it.
+    var increment: [Int64] = []
     /// Its plays' length in the mixer's fixed point (`Int64.max`: loops forever).
-    var length: Int64 = 0
+    var length: [Int64] = []
+    var position: [SIMD3<Float>] = []
     /// What ranks it for a source: pinned, then priority, then audibility (its low 32 bits).
-    var rank: UInt64 = 0
-    var volume: Float = 1
-    var pitch: Float = 1
-    var referenceDistance: Float = 1
-    var maxDistance: Float = .greatestFiniteMagnitude
-    var rolloff: Float = 1
+    var rank: [UInt64] = []
+    private(set) var volume: [Float] = []
     /// The direct path's gain from occlusion and obstruction (1 without).
-    var directGain: Float = 1
-    var generation: UInt32 = 0
-    var bus: Int32 = 0
-    /// Index in ``VoicePoolState/reals`` while real, -1 while virtual.
-    var real: Int32 = -1
-    var phase = Phase.free
-    /// Paused by ``Voice/pause()``.
-    var isPaused = false
-    var isPinned = false
-    var whenVirtual = WhenVirtual.keepTime
-    var positioned = false
-    /// Positioned in the listener's space (``VoiceOptions/isRelative``).
-    var relative = false
-    /// Whether it has a cone (in its details).
-    var hasCone = false
-    /// Set when its audibility must be worked out again (it moved, its volume changed...).
-    var needsRank = true
-    var priority: UInt8 = 128
+    private(set) var directGain: [Float] = []
+    /// Volume times direct gain: what the tick multiplies by the bus's gain.
+    private(set) var gain: [Float] = []
+    /// The high bits of its rank: pinned, then priority (``Audibility/rank(priority:audibility:pinned:)``
+    /// with no audibility).
+    private(set) var tier: [UInt64] = []
+    var distance: [VoiceDistance] = []
+    var pitch: [Float] = []
+    var generation: [UInt32] = []
+    private(set) var priority: [UInt8] = []
+    /// What the tick does not read.
+    var details: [VoiceDetails] = []
 
-    var isLive: Bool { phase == .playing }
+    var indices: Range<Int> { 0..<count }
+
+    /// Adds a free slot.
+    mutating func appendFree() {
+        count += 1
+        flags.append([])
+        bus.append(0)
+        real.append(-1)
+        playhead.append(0)
+        increment.append(0)
+        length.append(0)
+        position.append(.zero)
+        rank.append(0)
+        volume.append(1)
+        directGain.append(1)
+        gain.append(1)
+        tier.append(Audibility.rank(priority: 128, audibility: 0, pinned: false))
+        distance.append(VoiceDistance())
+        pitch.append(1)
+        generation.append(0)
+        priority.append(128)
+        details.append(VoiceDetails())
+    }
+
+    /// Voice `i` as a whole.
+    func row(_ i: Int) -> VoiceSlot {
+        VoiceSlot(flags: flags[i], bus: bus[i], real: real[i], playhead: playhead[i], increment: increment[i], length: length[i],
+                  position: position[i], rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i],
+                  pitch: pitch[i], generation: generation[i], priority: priority[i])
+    }
+
+    /// Writes voice `i` as a whole (its details aside).
+    mutating func setRow(_ i: Int, _ slot: VoiceSlot) {
+        flags[i] = slot.flags
+        bus[i] = slot.bus
+        real[i] = slot.real
+        playhead[i] = slot.playhead
+        increment[i] = slot.increment
+        length[i] = slot.length
+        position[i] = slot.position
+        rank[i] = slot.rank
+        volume[i] = slot.volume
+        directGain[i] = slot.directGain
+        gain[i] = slot.volume * slot.directGain
+        tier[i] = Audibility.rank(priority: slot.priority, audibility: 0, pinned: slot.isPinned)
+        distance[i] = slot.distance
+        pitch[i] = slot.pitch
+        generation[i] = slot.generation
+        priority[i] = slot.priority
+    }
+
+    func isLive(_ i: Int) -> Bool { flags[i].contains(.live) }
+
+    /// One flag of voice `i`.
+    subscript(_ flag: VoiceFlags, _ i: Int) -> Bool {
+        get { flags[i].contains(flag) }
+        set { flags[i].set(flag, newValue) }
+    }
+
+    func whenVirtual(_ i: Int) -> WhenVirtual { flags[i].whenVirtual }
 
     /// Its gain after volume, bus, distance and cone, at the last tick (from its rank; 0
     /// while it waits).
+    func audibility(_ i: Int) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: rank[i])) }
+}
+
+/// The lanes the service tick goes through, as buffers: its loop over every voice makes no
+/// bounds or uniqueness checks.
+struct TickLanes {
+    let count: Int
+    let flags: UnsafeMutableBufferPointer<VoiceFlags>
+    let playhead: UnsafeMutableBufferPointer<Int64>
+    let rank: UnsafeMutableBufferPointer<UInt64>
+    let bus: UnsafeBufferPointer<Int32>
+    let real: UnsafeBufferPointer<Int32>
+    let increment: UnsafeBufferPointer<Int64>
+    let length: UnsafeBufferPointer<Int64>
+    let position: UnsafeBufferPointer<SIMD3<Float>>
+    let gain: UnsafeBufferPointer<Float>
+    let distance: UnsafeBufferPointer<VoiceDistance>
+    let tier: UnsafeBufferPointer<UInt64>
+    let details: UnsafeBufferPointer<VoiceDetails>
+}
+
+extension VoiceTable {
+    /// Runs `body` with the tick's lanes.
+    mutating func withTickLanes<R>(_ body: (TickLanes) -> R) -> R {
+        let count = self.count
+        return flags.withUnsafeMutableBufferPointer { flags in
+            playhead.withUnsafeMutableBufferPointer { playhead in
+                rank.withUnsafeMutableBufferPointer { rank in
+                    bus.withUnsafeBufferPointer { bus in
+                        real.withUnsafeBufferPointer { real in
+                            increment.withUnsafeBufferPointer { increment in
+                                length.withUnsafeBufferPointer { length in
+                                    position.withUnsafeBufferPointer { position in
+                                        gain.withUnsafeBufferPointer { gain in
+                                            tier.withUnsafeBufferPointer { tier in
+                                                distance.withUnsafeBufferPointer { distance in
+                                                    details.withUnsafeBufferPointer { details in
+                                                        body(TickLanes(count: count, flags: flags, playhead: playhead, rank: rank, bus: bus,
+                                                                       real: real, increment: increment, length: length, position: position,
+                                                                       gain: gain, distance: distance, tier: tier, details: details))
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension VoiceTable {
+    /// Runs `body` with the lanes a move writes: generation (read), flags, position, real
+    /// (read).
+    mutating func withMoveLanes<R>(_ body: (UnsafeBufferPointer<UInt32>, UnsafeMutableBufferPointer<VoiceFlags>,
+                                            UnsafeMutableBufferPointer<SIMD3<Float>>, UnsafeBufferPointer<Int32>) -> R) -> R {
+        generation.withUnsafeBufferPointer { generation in
+            flags.withUnsafeMutableBufferPointer { flags in
+                position.withUnsafeMutableBufferPointer { position in
+                    real.withUnsafeBufferPointer { real in body(generation, flags, position, real) }
+                }
+            }
+        }
+    }
+}
+
+/// One voice of the table as a whole: what a play fills in, and what a change by the voice's
+/// handle reads and writes.
+struct VoiceSlot {
+    var flags: VoiceFlags = []
+    var bus: Int32 = 0
+    var real: Int32 = -1
+    var playhead: Int64 = 0
+    var increment: Int64 = 0
+    var length: Int64 = 0
+    var position = SIMD3<Float>.zero
+    var rank: UInt64 = 0
+    var volume: Float = 1
+    var directGain: Float = 1
+    var distance = VoiceDistance()
+    var pitch: Float = 1
+    var generation: UInt32 = 0
+    var priority: UInt8 = 128
+
+    var isLive: Bool { flags.contains(.live) }
+    var isPinned: Bool {
+        get { flags.contains(.pinned) }
+        set { flags.set(.pinned, newValue) }
+    }
+    var isPaused: Bool { flags.contains(.paused) }
+    var positioned: Bool {
+        get { flags.contains(.positioned) }
+        set { flags.set(.positioned, newValue) }
+    }
+    var relative: Bool {
+        get { flags.contains(.relative) }
+        set { flags.set(.relative, newValue) }
+    }
+    var hasCone: Bool {
+        get { flags.contains(.hasCone) }
+        set { flags.set(.hasCone, newValue) }
+    }
+    var whenVirtual: WhenVirtual {
+        get { flags.whenVirtual }
+        set { flags = flags.subtracting([.pausesWhenVirtual, .stopsWhenVirtual]).union(.of(newValue)) }
+    }
+    /// See ``VoiceTable/audibility(_:)``.
     var audibility: Float { Float(bitPattern: UInt32(truncatingIfNeeded: rank)) }
 }
 
-/// The rest of a voice: what only its start, its end, its source or its handle need.
-struct VoiceDetails {
-    /// Why the previous generation ended (for old handles).
-    var previousEnd = VoiceEnd.unknown
-    /// The entry of the sound in ``VoicePoolState/sounds``, and where this voice is in the
-    /// entry's list (so ending it is one swap, not a search).
-    var sound: Int32 = -1
-    var soundPosition: Int32 = -1
-    var velocity = SIMD3<Float>.zero
-    var cone: VoiceCone?
-    /// The engine frame it started on (the oldest is stolen first).
-    var startFrame = 0
-    var occlusion: Float = 0
-    var obstruction: Float = 0
-    /// How much of it goes to effects.
-    var sendLevel: Float = 1
-    /// Its sound's rate over the output's, as the mixer works it out (its ``VoiceSlot/increment``
-    /// is this times its pitch).
-    var rateRatio: Float = 1
-}
+extension VoiceFlags {
+    /// Sets or clears `flag`.
+    mutating func set(_ flag: VoiceFlags, _ on: Bool) {
+        if on { insert(flag) } else { remove(flag) }
+    }
 
-/// A voice holding one of the pool's sources.
-struct RealVoice {
-    var slot: Int32
-    let source: AudioSource
-    let feed: any PlaybackFeed
-    /// The gain last written to the source.
-    var gain: Float
-    /// Whether the source loops one buffer for ever: it has nothing to refill and no end,
-    /// so the tick asks nothing of it.
-    var loopsInPlace = false
-}
-
-/// What the pool knows of a sound its voices play: the rules, and the voices it has. The
-/// sound is held only while it has voices; the rules stay while the game keeps the sound.
-struct SoundEntry {
-    /// The sound, while the game keeps it.
-    weak var sound: Sound?
-    /// The sound, held while it has voices.
-    var playing: Sound?
-    /// Names the sound in messages, after it is gone too.
-    let label: String
-    var rules = VoiceRules()
-    /// The slots playing it.
-    var voices: [Int32] = []
-    /// The engine time of the last play accepted, in seconds.
-    var lastStart: Double?
-}
-
-/// The listener as the tick last read it, for audibility.
-struct ListenerSnapshot: Equatable {
-    var position = SIMD3<Float>.zero
-    var gain: Float = 1
-    var model = DistanceModel.inverseClamped
+    /// What the bits say of ``WhenVirtual``.
+    var whenVirtual: WhenVirtual {
+        contains(.stopsWhenVirtual) ? .stop : contains(.pausesWhenVirtual) ? .pause : .keepTime
+    }
 }

@@ -1,0 +1,14 @@
+import SoundStageCore
+import SoundStageSession
+
+/// A voice holding one of the pool's sources.
+struct RealVoice {
+    var slot: Int32
+    let source: AudioSource
+    let feed: any PlaybackFeed
+    /// The gain last written to the source.
+    var gain: Float
+    /// Whether the source loops one buffer for ever: it has nothing to refill and no end,
+    /// so the tick asks nothing of it.
+    var loopsInPlace = false
+}
