@@ -150,6 +150,18 @@ final class PCMDecoder: NamedDecoder {
             ? converted.bytes : Array(converted.bytes[skip..<(skip + wanted * frameBytes)])
     }
 
+    /// Every frame left, as stored, without copying them out of the file's bytes: for a
+    /// decoder at its start that reads the file as stored (nil otherwise, and for float data,
+    /// which is checked as it is converted).
+    func readStoredWhole() throws -> SampleBytes? {
+        guard native, position == 0, frameCount > 0, layout.stored.framesPerBlock == 1 else { return nil }
+        if case .float = layout.stored { return nil }
+        let blockBytes = layout.stored.bytesPerBlock(channels: channels.channelCount)
+        position = frameCount
+        // The range is in the bytes as `withUnsafeBytes` gives them (from 0), as the layout's is.
+        return SampleBytes(data, range: layout.samples.lowerBound..<(layout.samples.lowerBound + frameCount * blockBytes))
+    }
+
     func seek(toFrame frame: Int) throws {
         guard (0...frameCount).contains(frame) else { throw seekError(frame, "\(name) has \(frameCount) frames") }
         if native, frame % outputFormat.framesPerBlock != 0 {

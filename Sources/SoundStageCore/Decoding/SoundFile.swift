@@ -39,7 +39,8 @@ public struct SoundFile: Sendable {
     /// early); nil for a file that decoded whole. What decoded is kept in any case.
     public let damage: DecodeDamage?
     /// The samples in ``format``, as a buffer takes them.
-    let bytes: [UInt8]
+    let samples: SampleBytes
+    var bytes: [UInt8] { samples.array }
     /// The format of the samples held: as stored where OpenAL Soft plays it, else linear PCM.
     public let format: BufferFormat
 
@@ -61,17 +62,24 @@ public struct SoundFile: Sendable {
 
     /// Reads everything a decoder has left.
     init(_ decoder: any AudioDecoder) throws {
-        // One read takes everything a PCM file has; Ogg may hold more than it states.
-        var bytes = try decoder.read(maxFrames: .max)
-        while true {
-            let chunk = try decoder.read(maxFrames: .max)
-            if chunk.isEmpty { break }
-            bytes += chunk
+        // A PCM file as stored is kept where it was read, not copied. Else one read takes
+        // everything a PCM file has; Ogg may hold more than it states.
+        let samples: SampleBytes
+        if let pcm = decoder as? PCMDecoder, let stored = try pcm.readStoredWhole() {
+            samples = stored
+        } else {
+            var bytes = try decoder.read(maxFrames: .max)
+            while true {
+                let chunk = try decoder.read(maxFrames: .max)
+                if chunk.isEmpty { break }
+                bytes += chunk
+            }
+            samples = SampleBytes(bytes)
         }
         let format = decoder.outputFormat
         // Compressed streams may hold more or less than they state: what decoded counts.
         let counted = decoder.container == .ogg || decoder.container == .flac || decoder.container == .mp3
-        if counted, bytes.isEmpty {
+        if counted, samples.isEmpty {
             let name = (decoder as? any NamedDecoder)?.name ?? ""
             throw Self.failure(.decodingFailed, "decode(\(decoder.container.rawValue))", object: name,
                                "the stream holds no audio (a file cut inside its first audio frame)")
@@ -80,14 +88,14 @@ public struct SoundFile: Sendable {
         self.encoding = decoder.encoding
         self.channels = decoder.channels
         self.sampleRate = decoder.sampleRate
-        self.frameCount = counted ? bytes.count / format.bytesPerBlock : decoder.frameCount
-        self.bytes = bytes
+        self.frameCount = counted ? samples.count / format.bytesPerBlock : decoder.frameCount
+        self.samples = samples
         self.format = format
         damage = DecodeDamage(of: decoder, delivered: frameCount)
     }
 
     /// The samples as interleaved Float32 in -1...1 (G.711 and ADPCM decoded in Swift).
-    public func floatSamples() -> [Float] { format.floatSamples(bytes) }
+    public func floatSamples() -> [Float] { samples.withUnsafeBytes { format.floatSamples($0) } }
 }
 
 extension SoundFile: ErrorNaming {

@@ -173,11 +173,14 @@ enum StoredEncoding: Hashable, Sendable {
 extension BufferFormat {
     /// Any buffer bytes as interleaved Float32 in -1...1, decoding the laws and ADPCM.
     func floatSamples(_ bytes: [UInt8]) -> [Float] {
+        bytes.withUnsafeBytes { floatSamples($0) }
+    }
+
+    /// ``floatSamples(_:)`` of bytes in place.
+    func floatSamples(_ bytes: UnsafeRawBufferPointer) -> [Float] {
         let stored = StoredEncoding(encoding)
         let whole = bytes.count / bytesPerBlock * bytesPerBlock
-        let linear = bytes.withUnsafeBytes {
-            stored.convert(UnsafeRawBufferPointer(rebasing: $0[0..<whole]), channels: channels, keepNative: false)
-        }
+        let linear = stored.convert(UnsafeRawBufferPointer(rebasing: bytes[0..<whole]), channels: channels, keepNative: false)
         guard let linear else { return [] }
         switch linear.format.encoding {
         case .uint8: return linear.bytes.map { (Float($0) - 128) / 128 }

@@ -19,6 +19,6 @@ extension AudioBuffer {
 
     /// Uploads a decoded sound (with its ``SoundFile/damage``, if it did not decode whole).
     public convenience init(context: AudioContext, sound: SoundFile, label: String?) throws {
-        try self.init(context: context, bytes: sound.bytes, format: sound.format, sampleRate: sound.sampleRate, label: label, damage: sound.damage)
+        try self.init(context: context, samples: sound.samples, format: sound.format, sampleRate: sound.sampleRate, label: label, damage: sound.damage)
     }
 }

@@ -19,8 +19,11 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     public let format: BufferFormat
     /// Frames per second.
     public let sampleRate: Int
-    /// The encoded bytes, exactly as uploaded.
-    public let bytes: [UInt8]
+    /// The encoded bytes, exactly as uploaded (an array made when asked for: a buffer loaded
+    /// from a PCM file keeps the file's bytes, not a copy).
+    public var bytes: [UInt8] { samples.array }
+    /// The encoded bytes as kept.
+    let samples: SampleBytes
     /// A label for messages, e.g. the file the sound came from.
     public let label: String?
     /// What did not decode of the file the buffer was loaded from (see ``SoundFile/damage``);
@@ -44,17 +47,22 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     }
 
     /// The same, for a buffer loaded from a file that did not decode whole.
-    init(context: AudioContext, bytes: [UInt8], format: BufferFormat, sampleRate: Int, label: String?, damage: DecodeDamage?) throws {
+    convenience init(context: AudioContext, bytes: [UInt8], format: BufferFormat, sampleRate: Int, label: String?, damage: DecodeDamage?) throws {
+        try self.init(context: context, samples: SampleBytes(bytes), format: format, sampleRate: sampleRate, label: label, damage: damage)
+    }
+
+    /// The same, from the samples as kept (a file's bytes, not copied).
+    init(context: AudioContext, samples: SampleBytes, format: BufferFormat, sampleRate: Int, label: String?, damage: DecodeDamage?) throws {
         let object = "new buffer" + (label.map { " (\($0))" } ?? "")
         func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {
             Self.failure(code, "init", object: object, reason)
         }
         if let problem = format.blockAlignmentProblem { throw fail(.invalidArgument, problem) }
-        var bytes = bytes, format = format
-        if case .imaADPCM = format.encoding, bytes.count % format.bytesPerBlock == 0, !context.decodesIMA4Correctly {
+        var samples = samples, format = format
+        if case .imaADPCM = format.encoding, samples.count % format.bytesPerBlock == 0, !context.decodesIMA4Correctly {
             // OpenAL Soft before 1.20 shifts every IMA block by a frame; play SoundStage's decoding.
-            let linear = bytes.withUnsafeBytes { StoredEncoding(format.encoding).convert($0, channels: format.channels, keepNative: false) }
-            if let linear { (bytes, format) = linear }
+            let linear = samples.withUnsafeBytes { StoredEncoding(format.encoding).convert($0, channels: format.channels, keepNative: false) }
+            if let linear { (samples, format) = (SampleBytes(linear.bytes), linear.format) }
         }
         guard let (alFormat, ext) = format.alFormat else {
             throw fail(.unsupportedFormat, "OpenAL Soft has no \(format) format")
@@ -65,11 +73,11 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
         guard Limits.bufferSampleRates.contains(sampleRate) else {
             throw fail(.invalidArgument, "sample rate must be in \(Limits.bufferSampleRates) Hz, got \(sampleRate)")
         }
-        guard bytes.count % format.bytesPerBlock == 0 else {
-            throw fail(.invalidArgument, "\(bytes.count) bytes is not a whole number of \(format.bytesPerBlock)-byte \(format.framesPerBlock == 1 ? "frames" : "blocks") of \(format)")
+        guard samples.count % format.bytesPerBlock == 0 else {
+            throw fail(.invalidArgument, "\(samples.count) bytes is not a whole number of \(format.bytesPerBlock)-byte \(format.framesPerBlock == 1 ? "frames" : "blocks") of \(format)")
         }
-        guard bytes.count <= Limits.bufferBytes else {
-            throw fail(.invalidArgument, "\(bytes.count) bytes is more than OpenAL takes in one buffer (2 GiB)")
+        guard samples.count <= Limits.bufferBytes else {
+            throw fail(.invalidArgument, "\(samples.count) bytes is more than OpenAL takes in one buffer (2 GiB)")
         }
         let alignment = format.framesPerBlock
         let hasAlignment = context.isExtensionPresent("AL_SOFT_block_alignment")
@@ -87,7 +95,7 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
                     }
                 }
                 try scope.call(operation, on: object) {
-                    bytes.withUnsafeBytes { alBufferData(name, alFormat, $0.baseAddress, ALsizei($0.count), ALsizei(sampleRate)) }
+                    samples.withUnsafeBytes { alBufferData(name, alFormat, $0.baseAddress, ALsizei($0.count), ALsizei(sampleRate)) }
                 }
             } catch {
                 // The name made for the failed upload goes; the upload's error is the one thrown.
@@ -99,7 +107,7 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
         self.context = context
         self.format = format
         self.sampleRate = sampleRate
-        self.bytes = bytes
+        self.samples = samples
         self.label = label
         self.damage = damage
         Diagnostics.liveBuffers.add(1, ordering: .relaxed)
@@ -139,11 +147,11 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     /// Bits per sample of the encoding.
     public var bitsPerSample: Int { format.encoding.bitsPerSample }
     /// The number of frames.
-    public var frameCount: Int { bytes.count / format.bytesPerBlock * format.framesPerBlock }
+    public var frameCount: Int { samples.count / format.bytesPerBlock * format.framesPerBlock }
     /// The length in seconds.
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
     /// The size of the encoded samples in bytes.
-    public var byteCount: Int { bytes.count }
+    public var byteCount: Int { samples.count }
 
     /// Whether a source plays or has queued this buffer.
     public var isInUse: Bool { users.load(ordering: .relaxed) > 0 }
@@ -152,12 +160,12 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     func releaseUse() { users.subtract(1, ordering: .relaxed) }
 
     /// The samples as Float32 in -1...1, interleaved (G.711 and ADPCM decoded in Swift).
-    public func floatSamples() -> [Float] { format.floatSamples(bytes) }
+    public func floatSamples() -> [Float] { samples.withUnsafeBytes { format.floatSamples($0) } }
 
     /// Uploads the same samples into a new buffer in `context` (for example after a lost
     /// device was replaced).
     public func copy(to context: AudioContext) throws -> AudioBuffer {
-        try AudioBuffer(context: context, bytes: bytes, format: format, sampleRate: sampleRate, label: label, damage: damage)
+        try AudioBuffer(context: context, samples: samples, format: format, sampleRate: sampleRate, label: label, damage: damage)
     }
 }
 
