@@ -104,8 +104,8 @@ public struct Bus: Sendable, Hashable, CustomStringConvertible {
         get { pool.readBus(self) { $0.isMetering } }
         nonmutating set {
             pool.state.withLockedValue { s in
-                s.buses[Int(index)].isMetering = newValue
-                if !newValue { s.buses[Int(index)].meter = BusMeter() }
+                s.tree.buses[Int(index)].isMetering = newValue
+                if !newValue { s.tree.buses[Int(index)].meter = BusMeter() }
             }
         }
     }

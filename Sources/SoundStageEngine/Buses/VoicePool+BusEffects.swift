@@ -14,11 +14,11 @@ extension VoicePool {
                 let slot = try EffectSlot(context: context)
                 try slot.setEffect(try AudioEffect(context: context, settings))
                 try slot.setGain(level)
-                s.buses[b].effect = (settings, level)
-                s.buses[b].effectSlot = slot
+                s.tree.buses[b].effect = (settings, level)
+                s.tree.buses[b].effectSlot = slot
             } else {
-                s.buses[b].effect = nil
-                s.buses[b].effectSlot = nil
+                s.tree.buses[b].effect = nil
+                s.tree.buses[b].effectSlot = nil
             }
         }
     }
@@ -46,13 +46,13 @@ extension VoicePool {
     /// `context` if the engine moved since.
     private func effectSlot(_ s: inout VoicePoolState, bus: Int32, context: AudioContext) throws -> EffectSlot? {
         var b = Int(bus)
-        while b >= 0, s.buses[b].effect == nil { b = Int(s.buses[b].parent) }
-        guard b >= 0, let (settings, level) = s.buses[b].effect else { return nil }
-        if let slot = s.buses[b].effectSlot, slot.context === context { return slot }
+        while b >= 0, s.tree.buses[b].effect == nil { b = Int(s.tree.buses[b].parent) }
+        guard b >= 0, let (settings, level) = s.tree.buses[b].effect else { return nil }
+        if let slot = s.tree.buses[b].effectSlot, slot.context === context { return slot }
         let slot = try EffectSlot(context: context)
         try slot.setEffect(try AudioEffect(context: context, settings))
         try slot.setGain(level)
-        s.buses[b].effectSlot = slot
+        s.tree.buses[b].effectSlot = slot
         return slot
     }
 

@@ -16,14 +16,14 @@ extension VoicePool {
 
     /// Whether any bus meters (the tick gathers windows only then).
     func isMetering(_ held: borrowing LockHeld) -> Bool {
-        state.withLockedValue(held) { s in s.buses.contains { $0.isMetering } }
+        state.withLockedValue(held) { s in s.tree.buses.contains { $0.isMetering } }
     }
 
     /// Reads every metering bus's level from its real voices and the `players`' windows,
     /// over `seconds` of sound before now.
     func meter(_ held: borrowing LockHeld, players: [MeterWindow], seconds: Double) {
         state.withLockedValue(held) { s in
-            guard s.buses.contains(where: { $0.isMetering }) else { return }
+            guard s.tree.buses.contains(where: { $0.isMetering }) else { return }
             var windows = players
             for real in s.reals {
                 let slot = s.slots.row(Int(real.slot))
@@ -41,7 +41,7 @@ extension VoicePool {
                 let frames = window.samples.count / window.channels
                 var b = Int(window.bus)
                 while b >= 0 {
-                    if s.buses[b].isMetering {
+                    if s.tree.buses[b].isMetering {
                         var sums = power[b] ?? []
                         if sums.count < frames { sums += [Double](repeating: 0, count: frames - sums.count) }
                         let g = Double(window.gain)
@@ -55,13 +55,13 @@ extension VoicePool {
                         }
                         power[b] = sums
                     }
-                    b = Int(s.buses[b].parent)
+                    b = Int(s.tree.buses[b].parent)
                 }
             }
-            for b in s.buses.indices where s.buses[b].isMetering {
+            for b in s.tree.buses.indices where s.tree.buses[b].isMetering {
                 let sums = power[b] ?? []
                 let mean = sums.isEmpty ? 0 : sums.reduce(0, +) / Double(sums.count)
-                s.buses[b].meter = BusMeter(average: Float(LevelMeter.dB(mean.squareRoot())),
+                s.tree.buses[b].meter = BusMeter(average: Float(LevelMeter.dB(mean.squareRoot())),
                                             peak: Float(LevelMeter.dB((sums.max() ?? 0).squareRoot())))
             }
         }

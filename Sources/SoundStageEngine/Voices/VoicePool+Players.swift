@@ -18,11 +18,11 @@ extension VoicePool {
             let source = try sourceForPlayer(&s, in: context)
             try resetForPlayer(source)
             // Over the pool's places now: the weakest voice gives its place up (fading out).
-            if s.reals.count + s.lent + (replacing ? 0 : 1) > s.realLimit, let weakest = weakestReal(s) {
+            if s.reals.count + s.sources.lent + (replacing ? 0 : 1) > s.realLimit, let weakest = weakestReal(s) {
                 let w = Int(s.reals[weakest.real].slot)
                 if s.slots.whenVirtual(w) == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
             }
-            if !replacing { s.lent += 1 }
+            if !replacing { s.sources.lent += 1 }
             return source
         }
     }
@@ -30,13 +30,13 @@ extension VoicePool {
     /// A source for a player: a spare, a new one while the context has room, one still
     /// fading out (cut short), or, the context being full, the weakest voice's.
     private func sourceForPlayer(_ s: inout VoicePoolState, in context: AudioContext) throws -> AudioSource {
-        if let spare = s.spare.popLast() {
-            s.sourcesMade -= 1   // it leaves the pool's own sources
+        if let spare = s.sources.spare.popLast() {
+            s.sources.made -= 1   // it leaves the pool's own sources
             return spare
         }
         if context.sourceCount < context.sourceLimit { return try AudioSource(context: context) }
-        if let fading = s.leaving.popLast() {
-            s.sourcesMade -= 1
+        if let fading = s.sources.leaving.popLast() {
+            s.sources.made -= 1
             try fading.stop()
             try fading.setBuffer(nil)
             return fading
@@ -44,8 +44,8 @@ extension VoicePool {
         if let weakest = weakestReal(s) {
             let w = Int(s.reals[weakest.real].slot)
             if s.slots.whenVirtual(w) == .stop { end(&s, w, .culled, fade: false) } else { makeVirtual(&s, w, fade: false) }
-            if let spare = s.spare.popLast() {
-                s.sourcesMade -= 1
+            if let spare = s.sources.spare.popLast() {
+                s.sources.made -= 1
                 return spare
             }
         }
@@ -73,9 +73,9 @@ extension VoicePool {
     /// A player gives its source back (it goes away); the source goes when its last
     /// reference does.
     func takeBack(_ held: borrowing LockHeld) {
-        state.withLockedValue(held) { s in s.lent = max(0, s.lent - 1) }
+        state.withLockedValue(held) { s in s.sources.lent = max(0, s.sources.lent - 1) }
     }
 
     /// Real voices the pool may have now: its limit less the sources lent to players.
-    func voiceCapacity(_ s: VoicePoolState) -> Int { max(0, s.realLimit - s.lent) }
+    func voiceCapacity(_ s: VoicePoolState) -> Int { max(0, s.realLimit - s.sources.lent) }
 }

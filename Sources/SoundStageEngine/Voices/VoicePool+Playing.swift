@@ -56,12 +56,12 @@ extension VoicePool {
             details.startFrame = nowFrame
             // Playheads are as of the last tick: this voice starts that long after it.
             slot.playhead = -Int64(nowFrame - s.clockFrame) * slot.increment
-            let audibility = Audibility.of(slot, cone: details.cone, busGain: s.buses[Int(slot.bus)].gain, listener: s.listener)
+            let audibility = Audibility.of(slot, cone: details.cone, busGain: s.tree.buses[Int(slot.bus)].gain, listener: s.listener)
             slot.rank = Audibility.rank(priority: slot.priority, audibility: audibility, pinned: slot.isPinned)
 
             let audible = slot.isPinned || slot.audibility >= s.configuration.audibilityFloor
             let weakest = weakestReal(s)
-            let bus = s.buses[Int(slot.bus)]
+            let bus = s.tree.buses[Int(slot.bus)]
             let waits = s.interrupted || bus.isPausedInTree
             let becomesReal = audible && !waits && !bus.isMutedInTree
                 && (s.reals.count < voiceCapacity(s) || weakest.map { $0.rank < slot.rank } ?? false)
@@ -90,7 +90,7 @@ extension VoicePool {
             s.slots.details[i].soundPosition = Int32(s.sounds[entry].voices.count)
             s.sounds[entry].voices.append(Int32(i))
             s.sounds[entry].lastStart = nowSeconds
-            s.buses[Int(slot.bus)].playingVoices += 1
+            s.tree.buses[Int(slot.bus)].playingVoices += 1
             s.live += 1
             if becomesReal {
                 if s.reals.count >= voiceCapacity(s), let weakest = weakestReal(s) {
@@ -99,7 +99,7 @@ extension VoicePool {
                 }
                 makeReal(&s, i, in: context)
             }
-            let ducking = s.ducking.contains { isUnder(s, Int(slot.bus), Int($0.trigger)) }
+            let ducking = s.tree.ducking.contains { isUnder(s, Int(slot.bus), Int($0.trigger)) }
             if ducking { refreshBuses(&s, nowSeconds: nowSeconds) }
             return (Voice(pool: self, index: UInt32(i), generation: slot.generation), ducking)
         }
@@ -196,11 +196,11 @@ extension VoicePool {
         let granted = context.sourceLimit
         if let asked = s.configuration.realVoices {
             s.realLimit = min(asked, granted)
-            s.sourceLimit = min(granted, s.realLimit + max(1, s.realLimit / 4))
+            s.sources.limit = min(granted, s.realLimit + max(1, s.realLimit / 4))
         } else {
             let usable = max(0, granted - s.configuration.reservedSources)
             s.realLimit = usable * 7 / 8
-            s.sourceLimit = usable
+            s.sources.limit = usable
         }
         trimSpares(&s)
     }

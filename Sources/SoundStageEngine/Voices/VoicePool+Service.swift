@@ -49,13 +49,13 @@ extension VoicePool {
     /// one. A voice on a muted bus is virtual and keeps time whatever its options, and is
     /// never culled for being muted.
     private func rank(_ s: inout VoicePoolState, elapsed: Int) -> Ranking {
-        let gains = s.buses.map(\.gain)
+        let gains = s.tree.buses.map(\.gain)
         // A voice muted at any time since the last tick kept time until now, whatever its
         // options: one unmuted since comes back in step, not a tick behind.
-        let busStates = s.buses.map { bus in
+        let busStates = s.tree.buses.map { bus in
             BusBits(waiting: s.interrupted || bus.isPausedInTree, muted: bus.isMutedInTree, keptTime: bus.isMutedInTree || bus.mutedSinceTick)
         }
-        for b in s.buses.indices { s.buses[b].mutedSinceTick = s.buses[b].isMutedInTree }
+        for b in s.tree.buses.indices { s.tree.buses[b].mutedSinceTick = s.tree.buses[b].isMutedInTree }
         let elapsed = Int64(elapsed)
         let listener = s.listener
         let floor = s.configuration.audibilityFloor

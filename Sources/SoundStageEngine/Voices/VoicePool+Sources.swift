@@ -46,18 +46,18 @@ extension VoicePool {
     /// A stopped, empty source: a spare one, a new one while the pool may make more, or one
     /// still fading out (cut short).
     private func takeSource(_ s: inout VoicePoolState, in context: AudioContext) -> AudioSource? {
-        if let source = s.spare.popLast() { return source }
-        if s.sourcesMade < s.sourceLimit {
+        if let source = s.sources.spare.popLast() { return source }
+        if s.sources.made < s.sources.limit {
             do {
                 let source = try AudioSource(context: context)
-                s.sourcesMade += 1
+                s.sources.made += 1
                 return source
             } catch {
                 // The context is full for now (players, the game's own sources): a source
                 // fading out serves, and the next tick tries again.
             }
         }
-        guard let source = s.leaving.popLast() else { return nil }
+        guard let source = s.sources.leaving.popLast() else { return nil }
         empty(&s, source)
         return source
     }
@@ -75,7 +75,7 @@ extension VoicePool {
     /// Puts an emptied source back with the spares.
     private func recycle(_ s: inout VoicePoolState, _ source: AudioSource) {
         empty(&s, source)
-        s.spare.append(source)
+        s.sources.spare.append(source)
     }
 
     /// Takes voice `i`'s source away. With `fade`, the source is silenced now (OpenAL ramps
@@ -88,7 +88,7 @@ extension VoicePool {
         dropReal(&s, r)
         if fade, source.state == .playing {
             do { try source.set(.gain, to: 0) } catch { s.errors.append(error) }
-            s.leaving.append(source)
+            s.sources.leaving.append(source)
         } else {
             recycle(&s, source)
         }
@@ -107,17 +107,17 @@ extension VoicePool {
 
     /// Stops the sources silenced at the last tick and makes them spares.
     func releaseLeaving(_ s: inout VoicePoolState) {
-        let leaving = s.leaving
-        s.leaving.removeAll()
+        let leaving = s.sources.leaving
+        s.sources.leaving.removeAll()
         for source in leaving { recycle(&s, source) }
         trimSpares(&s)
     }
 
     /// Lets go of spare sources beyond the pool's size (it shrank): the context gets them back.
     func trimSpares(_ s: inout VoicePoolState) {
-        while s.sourcesMade > s.sourceLimit, !s.spare.isEmpty {
-            s.spare.removeLast()
-            s.sourcesMade -= 1
+        while s.sources.made > s.sources.limit, !s.sources.spare.isEmpty {
+            s.sources.spare.removeLast()
+            s.sources.made -= 1
         }
     }
 
@@ -195,23 +195,23 @@ extension VoicePool {
     /// The shared filter for `settings` on `context`, made the first time it is asked for.
     func filter(_ s: inout VoicePoolState, _ settings: FilterSettings?, in context: AudioContext) throws -> AudioFilter? {
         guard let settings else { return nil }
-        if let made = s.filters[settings], made.context === context { return made }
+        if let made = s.sources.filters[settings], made.context === context { return made }
         let made = try AudioFilter(context: context, settings)
-        s.filters[settings] = made
+        s.sources.filters[settings] = made
         return made
     }
 
     /// Drops every source: real voices become virtual and keep time.
     func dropSources(_ s: inout VoicePoolState) {
-        s.filters.removeAll()
+        s.sources.filters.removeAll()
         // Bus effects' slots are on the old device: made again when first needed.
-        for b in s.buses.indices { s.buses[b].effectSlot = nil }
+        for b in s.tree.buses.indices { s.tree.buses[b].effectSlot = nil }
         for l in s.zones.lanes.indices { s.zones.lanes[l].slot = nil }
         for r in s.reals.indices.reversed() { s.slots.real[Int(s.reals[r].slot)] = -1 }
         s.reals.removeAll()
-        s.leaving.removeAll()
-        s.spare.removeAll()
-        s.sourcesMade = 0
+        s.sources.leaving.removeAll()
+        s.sources.spare.removeAll()
+        s.sources.made = 0
     }
 
     /// Writes everything the source mirrors of voice `i`.
@@ -278,7 +278,7 @@ extension VoicePool {
     /// Writes real voice `r`'s gain (its volume times its bus) when it changed.
     func writeGain(_ s: inout VoicePoolState, _ r: Int) {
         let i = Int(s.reals[r].slot)
-        let gain = s.slots.volume[i] * s.buses[Int(s.slots.bus[i])].gain
+        let gain = s.slots.volume[i] * s.tree.buses[Int(s.slots.bus[i])].gain
         guard gain != s.reals[r].gain else { return }
         do { try s.reals[r].source.set(.gain, to: gain) } catch { s.errors.append(error) }
         s.reals[r].gain = gain

@@ -2,16 +2,16 @@ import Foundation
 import SoundStageCore
 import SoundStageSession
 
-/// Everything the voice pool keeps, in one locked box: the voice table, the real voices and
-/// their sources, the sounds with their rules, the buses and the ducking rules.
+/// Everything the voice pool keeps, in one locked box, as parts of one concern each: the voice
+/// table (``VoiceTable``, a structure of arrays for the tick), the real voices and the sources
+/// (``SourcePool``), the sounds with their rules, the bus tree (``BusTree``) and the reverb
+/// zones' lanes (``ReverbZonesState``).
 struct VoicePoolState {
     var configuration = VoiceConfiguration()
     /// Whether the sizes below were worked out (at the first play, or when configured).
     var isConfigured = false
     /// Real voices at most, from the configuration and the context.
     var realLimit = 0
-    /// Sources the pool may make: the real voices and a margin for voices fading out.
-    var sourceLimit = 0
     /// The voices, a structure of arrays.
     var slots = VoiceTable()
     /// Free slots, oldest first (a slot is reused as late as possible, so old handles can
@@ -20,22 +20,14 @@ struct VoicePoolState {
     var freeHead = 0
     var live = 0
     var reals: [RealVoice] = []
-    /// Sources of voices made virtual at the last tick, silenced then and stopped at this one.
-    var leaving: [AudioSource] = []
-    /// Stopped, empty sources ready for the next real voice.
-    var spare: [AudioSource] = []
-    var sourcesMade = 0
-    /// Direct-path filters for occlusion and obstruction, one per setting, on the current
-    /// context (voices share them; dropped when the engine moves).
-    var filters: [FilterSettings: AudioFilter] = [:]
+    /// The sources held: spare, leaving, lent, and the filters they share.
+    var sources = SourcePool()
     /// The reverb zones and their slot.
     var zones = ReverbZonesState()
-    /// Sources lent to players (they count against ``realLimit``).
-    var lent = 0
     var sounds: [SoundEntry] = []
     var soundIndex: [ObjectIdentifier: Int32] = [:]
-    var buses: [BusState] = []
-    var ducking: [DuckingState] = []
+    /// The buses and the ducking rules between them.
+    var tree = BusTree()
     var generator = SeededGenerator(seed: 0)
     /// The engine frame the playheads are as of (the last tick's).
     var clockFrame = 0
@@ -78,7 +70,7 @@ final class VoicePool: Sendable {
             for (name, parent) in Bus.standard {
                 var bus = BusState(name: name, parent: parent)
                 bus.sendsToReverbZones = !Bus.outsideZones.contains(name)
-                s.buses.append(bus)
+                s.tree.buses.append(bus)
             }
         }
     }
@@ -132,7 +124,7 @@ final class VoicePool: Sendable {
         }
         // The pool keeps a sound only while it has voices: a sound the game lets go of goes.
         if s.sounds[sound].voices.isEmpty { s.sounds[sound].playing = nil }
-        if !s.slots[.paused, i] { s.buses[Int(s.slots.bus[i])].playingVoices -= 1 }
+        if !s.slots[.paused, i] { s.tree.buses[Int(s.slots.bus[i])].playingVoices -= 1 }
         if why == .stolen { s.stolen += 1 }
         s.slots[.live, i] = false
         s.slots.generation[i] &+= 1
@@ -214,7 +206,7 @@ final class VoicePool: Sendable {
                 let was = (advances: advances(s, i), increment: s.slots.increment[i])
                 s.slots[.paused, i] = paused
                 keepTime(&s, i, was: was, nowFrame: now)
-                s.buses[Int(s.slots.bus[i])].playingVoices += paused ? -1 : 1
+                s.tree.buses[Int(s.slots.bus[i])].playingVoices += paused ? -1 : 1
                 // A paused voice gives its source up now; a resumed one competes at the next tick.
                 if paused, s.slots.real[i] >= 0 { makeVirtual(&s, i, fade: true) }
                 return true
@@ -235,7 +227,7 @@ final class VoicePool: Sendable {
     /// Whether voice `i`'s playhead moves on at the next tick: it does not wait, and it is
     /// real, keeps time while virtual, or was muted since the last tick.
     func advances(_ s: VoicePoolState, _ i: Int) -> Bool {
-        let bus = s.buses[Int(s.slots.bus[i])]
+        let bus = s.tree.buses[Int(s.slots.bus[i])]
         guard !isHeld(s, i) else { return false }
         return s.slots.real[i] >= 0 || !s.slots[.pausesWhenVirtual, i] || bus.isMutedInTree || bus.mutedSinceTick
     }
@@ -259,7 +251,7 @@ final class VoicePool: Sendable {
 
     /// Whether a live voice waits: paused by the game, by its bus, or by an interruption.
     func isHeld(_ s: VoicePoolState, _ i: Int) -> Bool {
-        s.slots[.paused, i] || s.interrupted || s.buses[Int(s.slots.bus[i])].isPausedInTree
+        s.slots[.paused, i] || s.interrupted || s.tree.buses[Int(s.slots.bus[i])].isPausedInTree
     }
 
     /// Starts or ends an interruption for the voices: they wait, silenced at once, and play
@@ -295,7 +287,7 @@ final class VoicePool: Sendable {
             var paused = 0
             for i in s.slots.indices where s.slots.isLive(i) && s.slots.real[i] < 0 && isHeld(s, i) { paused += 1 }
             return VoiceCounts(playing: s.live, real: s.reals.count, virtual: s.live - s.reals.count - paused, paused: paused,
-                               stolen: s.stolen, refused: s.refused, players: s.lent)
+                               stolen: s.stolen, refused: s.refused, players: s.sources.lent)
         }
     }
 }

@@ -42,7 +42,7 @@ extension VoicePool {
     /// Sets whether `bus`'s sounds send to the zones.
     func setSendsToZones(_ bus: Bus, _ on: Bool) {
         do {
-            try changeEffects { $0.buses[Int(bus.index)].sendsToReverbZones = on }
+            try changeEffects { $0.tree.buses[Int(bus.index)].sendsToReverbZones = on }
         } catch {
             state.withLockedValue { $0.errors.append(error) }
         }
@@ -165,8 +165,8 @@ extension VoicePool {
     func hearsZones(_ s: VoicePoolState, bus: Int32) -> Bool {
         var b = Int(bus)
         while b >= 0 {
-            if !s.buses[b].sendsToReverbZones { return false }
-            b = Int(s.buses[b].parent)
+            if !s.tree.buses[b].sendsToReverbZones { return false }
+            b = Int(s.tree.buses[b].parent)
         }
         return true
     }

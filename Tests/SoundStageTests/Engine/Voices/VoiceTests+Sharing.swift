@@ -72,7 +72,7 @@ struct VoicePoolSharingTests {
         players = nil
         _ = try engine.render(frames: 4_800)
         let after = engine.voiceCounts
-        let limits = engine.voices.state.withLockedValue { ($0.realLimit, $0.sourceLimit, $0.sourcesMade) }
+        let limits = engine.voices.state.withLockedValue { ($0.realLimit, $0.sources.limit, $0.sources.made) }
         #expect(after.real == limit, "after the players went: \(after.real) real of \(limit); pool limits \(limits)")
     }
 
