@@ -4,6 +4,12 @@ import SoundStageSession
 extension AudioEngine {
     /// The bus every other bus is under.
     public var masterBus: Bus { Bus(pool: voices, index: 0) }
+
+    /// The handle of bus `index` of this engine.
+    func bus(at index: Int32) -> Bus { Bus(pool: voices, index: index) }
+
+    /// Whether `bus` is one of this engine's.
+    func owns(_ bus: Bus) -> Bool { bus.pool === voices }
     /// Music: players play here unless told otherwise.
     public var musicBus: Bus { Bus(pool: voices, index: 1) }
     /// Effects: voices play here unless told otherwise; muting

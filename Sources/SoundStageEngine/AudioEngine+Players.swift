@@ -64,4 +64,30 @@ extension AudioEngine {
         state.withLockedValue(held) { $0.interrupted }
     }
 
+    // The voice pool as players see it: they reach it only through these.
+
+    /// A source for a player, from the pool (counted as a pinned real voice); `replacing`: in
+    /// place of one the player gives back (a move), counted once.
+    func lendSource(_ held: borrowing LockHeld, in context: AudioContext, replacing: Bool = false) throws -> AudioSource {
+        try voices.lendSource(held, in: context, replacing: replacing)
+    }
+
+    /// A player's source goes back to the pool's count.
+    func takeBackSource(_ held: borrowing LockHeld) {
+        voices.takeBack(held)
+    }
+
+    /// The gain bus `bus` gives now.
+    func gain(_ held: borrowing LockHeld, ofBus bus: Int32) -> Float {
+        voices.gain(held, ofBus: bus)
+    }
+
+    /// Sets a player's source's direct filter and sends, as the pool sets its voices'.
+    func applyEffects(_ held: borrowing LockHeld, to source: AudioSource, bus: Int32, occlusion: Float, obstruction: Float,
+                      sendLevel: Float) throws {
+        try voices.state.withLockedValue(held) { pool in
+            try voices.applyEffects(&pool, to: source, bus: bus, occlusion: occlusion, obstruction: obstruction, sendLevel: sendLevel)
+        }
+    }
+
 }

@@ -9,7 +9,7 @@ extension Player {
     public var bus: Bus? {
         get {
             guard let engine = engineRef else { return nil }
-            return Bus(pool: engine.voices, index: settings.bus)
+            return engine.bus(at: settings.bus)
         }
         set { if let newValue { logging { try setBus(newValue) } } }
     }
@@ -20,7 +20,7 @@ extension Player {
     ///   engine, ``SoundStageError/Code-swift.struct/invalidState`` once the engine is gone.
     public func setBus(_ bus: Bus) throws {
         let engine = try liveEngine("setBus(_:)")
-        guard bus.pool === engine.voices else {
+        guard engine.owns(bus) else {
             throw failure(.invalidArgument, "setBus(\(bus.name))", "\(bus) belongs to another engine")
         }
         OpenAL.lock.withLock { held in

@@ -80,7 +80,7 @@ extension Player {
     func replaceSource(_ s: inout PlayerState, _ old: AudioSource, in context: AudioContext, _ held: borrowing LockHeld) throws {
         guard let engine = engineRef else { throw failure(.invalidState, "move", "its engine was released") }
         // Lent in place of the old one: the player is counted once.
-        let source = try engine.voices.lendSource(held, in: context, replacing: true)
+        let source = try engine.lendSource(held, in: context, replacing: true)
         try old.carryProperties(to: source)
         s.source = source
         try applyOcclusion(&s, held)   // the filter is made again on the new device

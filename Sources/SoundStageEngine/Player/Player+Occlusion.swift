@@ -71,9 +71,7 @@ extension Player {
     func applyOcclusion(_ s: inout PlayerState, _ held: borrowing LockHeld) throws {
         guard let source = s.source, let engine = engineRef else { return }
         let settings = s.settings
-        try engine.voices.state.withLockedValue(held) { pool in
-            try engine.voices.applyEffects(&pool, to: source, bus: settings.bus, occlusion: settings.occlusion, obstruction: settings.obstruction,
-                                           sendLevel: settings.sendLevel)
-        }
+        try engine.applyEffects(held, to: source, bus: settings.bus, occlusion: settings.occlusion, obstruction: settings.obstruction,
+                                sendLevel: settings.sendLevel)
     }
 }

@@ -161,7 +161,7 @@ extension Player {
     /// The gain the player's bus gives it now (1 once the engine is gone).
     func busGain(_ held: borrowing LockHeld) -> Float {
         let bus = state.withLockedValue(held) { $0.settings.bus }
-        return engineRef?.voices.gain(held, ofBus: bus) ?? 1
+        return engineRef?.gain(held, ofBus: bus) ?? 1
     }
 
     /// Sets the source's gain: the volume times the bus's gain.

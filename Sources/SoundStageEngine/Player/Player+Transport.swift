@@ -114,7 +114,7 @@ extension Player {
             // the error names this player (the context's own names only the context).
             let source: AudioSource
             do {
-                source = try s.source ?? engine.voices.lendSource(held, in: context)
+                source = try s.source ?? engine.lendSource(held, in: context)
             } catch let error as SoundStageError where error.code == .sourceLimitReached {
                 throw failure(.sourceLimitReached, "prepareToPlay()", "no OpenAL source left to play on: \(error.object): \(error.reason)")
             }
