@@ -60,8 +60,12 @@ struct AudioDeviceServerTests {
         let left = Array(audio.channel(0)[first...last])
         let loud = Array(right[first...last])
         let (l, r) = (Measure.dB(left), Measure.dB(loud))
+        // At +x with HRTF off OpenAL Soft pans the source wholly right: the left gets nothing
+        // (under -100 dB). 20 dB is the difference a listener hears as one side.
         #expect(r - l >= 20, "recorded left \(l) dB, right \(r) dB")
         let f = Measure.peakFrequency(loud, sampleRate: 48_000)
+        // An FFT of at least 16,384 samples (0.5 s of tone): 2.9 Hz a bin, interpolated; 5 Hz
+        // (0.5 %) is under two bins, and a wrong rate (919 or 1,088 Hz, 44.1 against 48 kHz) fails it.
         #expect(abs(f - 1000) / 1000 < 0.005, "recorded tone at \(f) Hz")
     }
 }

@@ -113,9 +113,15 @@ struct FaultInjectionDeviceLossTests {
         let lines = child.lines
         #expect(!lines[(lastRecovery + 1)...].contains { $0.contains(moved) || $0.contains(unavailable) }, "\(lines.suffix(4))")
         #expect(lines.last { $0.contains("status:") }?.contains("status: playing") == true, "\(lines.suffix(4))")
+        // A failed write disconnects the device at the mixer's next update (20 ms) and the
+        // next tick (10 ms) sees it: 30 ms; 250 ms is that with room for a loaded machine to
+        // schedule the three threads on the way (the mixer, the tick, this test reading the
+        // child's lines).
         #expect(noticed.max() ?? .infinity < 250, "each loss seen within 250 ms: \(Self.spread(noticed)) ms")
         // Back within the engine's longest wait of the repair (a test that repairs late, on a
         // loaded machine, finds the waits grown).
+        // The waits between attempts grow to 2 s (AudioEngine.reopenWaits): the attempt after
+        // the repair comes within 2 s, and opening takes well under half a second.
         #expect(repaired.max() ?? .infinity < 2_500, "back after the repair: \(Self.spread(repaired)) ms")
         print("device loss (wave file), \(Self.cycles) cycles: loss seen after \(Self.spread(noticed)) ms (min / median / max); "
               + "\(lines.filter { $0.contains(unavailable) }.count) failed attempts; /dev/full replacements per /dev/full cycle \(Self.spread(flaps.map(Double.init))); "
@@ -178,6 +184,9 @@ struct FaultInjectionDeviceLossTests {
         #expect(effect.isRunning && music.isRunning)
         #expect(effect.lines.last { $0.contains("status:") }?.contains("status: playing") == true, "\(effect.lines.suffix(4))")
         #expect(music.lines.last { $0.contains("status:") }?.contains("status: paused") == true, "\(music.lines.suffix(4))")
+        // The stream on an unloaded sink fails at once (PulseAudio's stream state), the next
+        // tick (10 ms) moves to the default sink, and opening a stream there takes 20-100 ms
+        // here: a second leaves room for a loaded machine and fails a move left to a retry.
         #expect(moves.max() ?? .infinity < 1000, "each move within a second of the unload: \(Self.spread(moves)) ms")
         print("device loss (sink unloaded), \(Self.cycles) cycles: the effect moved after \(Self.spread(moves)) ms (min / median / max), "
               + "as \(reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "

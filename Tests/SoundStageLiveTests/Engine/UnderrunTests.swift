@@ -143,6 +143,11 @@ struct UnderrunTests {
         let queued = heard.underruns.last { $0.restartedAt <= heard.stalledAt }?.queueSeconds ?? 0.04
         #expect(underrun.seconds > Self.stall - queued - 0.03 && underrun.seconds < Self.stall + 0.05, "reported \(underrun.seconds) s with \(queued) s queued")
         #expect(Self.silenceMatches(reported: underrun.seconds, silent: silent, rate: heard.rate), "reported \(underrun.seconds) s, recorded \(silent) s of silence")
+        // The first tick after the stall (every 10 ms) finds the source stopped and starts it:
+        // a tick and a 20 ms mixer update after the stall's end, 50 ms with a late tick's room.
+        // The phase: the stream starts at the sample the clock says (a whole sample of the
+        // tone's time), and the phase is read over 20 ms windows to a small fraction of one;
+        // 2 samples is that sample and the estimate's error, and a tick off (480) fails it.
         #expect(underrun.restartedAt - heard.stalledAt - Self.stall < 0.05, "started again \(underrun.restartedAt - heard.stalledAt - Self.stall) s after the stall ended")
         #expect(abs(drift) < 2, "the tone came back \(drift) samples off the clock")
         #expect(underrun.policy == .keepTime)
@@ -168,6 +173,7 @@ struct UnderrunTests {
                 "reported \(underrun.seconds) s, recorded \(silentFrames / Double(heard.rate)) s of silence")
         #expect(underrun.policy == .resume)
         #expect(underrun.resumedAtFrame == underrun.stoppedAtFrame)
+        // As keepTime's phase: within a sample of where it stopped, and the estimate's error.
         #expect(abs(late) < 2, "the tone came back \(late) samples from where it stopped")
     }
 

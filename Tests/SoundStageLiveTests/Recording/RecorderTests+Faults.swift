@@ -43,6 +43,9 @@ struct RecorderFaultTests {
             let file = try SoundFile.decode(contentsOf: url)
             // WAV and CAF keep every frame written; Ogg every page written (what the encoder
             // still held when the disk filled is lost).
+            // The disk holds over 10,000 frames before it fills (its size is set so). An Ogg
+            // encoder holds up to a page and its look-ahead unwritten: 24,000 frames (0.5 s)
+            // bounds libvorbis's pages at this rate and quality.
             #expect(file.frameCount > 10_000 && abs(file.frameCount - recorder.framesRecorded) <= (name.hasSuffix(".ogg") ? 24_000 : 0),
                     "\(name): \(file.frameCount) frames read back, \(recorder.framesRecorded) written")
             let soxi = try ToolRunner.run(try #require(ToolRunner.which("soxi")), ["-s", url.path])
@@ -74,6 +77,8 @@ struct RecorderFaultTests {
         for (url, child) in children {
             child.stop()
             let file = try SoundFile.decode(contentsOf: url)
+            // Killed once each file held about a second (waited for above): over 20,000 frames
+            // survive, the blocks on disk when the process died.
             #expect(file.frameCount > 20_000, "\(url.lastPathComponent): \(file.frameCount) frames")
             // The header counts every whole block on disk (a block being written when the
             // process died may follow, uncounted).
@@ -98,6 +103,8 @@ struct RecorderFaultTests {
         Poll.until(seconds: 10, every: 0.05) { ServerListening.fileSize(folder.file("open.wav")) >= 96_044 }
         open.stop()   // SIGINT
         #expect(open.lines.contains { $0.contains("open.wav:") && $0.contains("48000 Hz mono") }, "\(open.lines)")
+        // Stopped once the file held a second (96,044 bytes): the header rewritten at SIGINT
+        // counts what is there, at least a tenth of it.
         #expect(try SoundFile.decode(contentsOf: folder.file("open.wav")).frameCount > 4_800, "\(open.lines)")
         let bad = try ToolRunner.run(tool, ["record", folder.file("x.wav").path, "--device", "No Such Mic"])
         #expect(bad.status != 0 && bad.stderr.contains("No Such Mic") && bad.stderr.contains("device not found"), "\(bad.stderr)")

@@ -51,6 +51,11 @@ struct RecorderSessionTests {
         at(4.2); recorder.stop()
         _ = Spawn.wait(player)
         let samples = try SoundFile.decode(contentsOf: recorder.url).floatSamples()
+        // Four calls at scheduled times (record, begin, end, stop), each within its thread's
+        // scheduling delay and a capture tick; the end's resume also waits for the device's
+        // next fragment (50 ms): 0.15 s in all. Of the interrupted 1500 Hz (a 0.5 sine), n frames
+        // in 57,600 read 0.5 n / 57,600: -40 dB is under 23 ms, the edges' two capture ticks.
+        // The tones either side fill their 0.2 s windows (-6 dB; -10 with 63 % of the window).
         #expect(abs(Double(samples.count) / 48_000 - 1.2) < 0.15, "0.6 s before and 0.6 s after: \(Double(samples.count) / 48_000) s")
         #expect(toneDB(samples, frequency: 1_500, sampleRate: 48_000) < -40, "nothing of the interrupted span")
         #expect(toneDB(Array(samples.prefix(9_600)), frequency: 500, sampleRate: 48_000) > -10)
@@ -90,6 +95,8 @@ struct RecorderSessionTests {
         let lostError = log.all.compactMap { if case .deviceLost(let e) = $0 { return e } else { return nil } }.first
         #expect(lostError?.code == .deviceLost && lostError?.description.contains(first.monitor) == true, "\(String(describing: lostError))")
         let before = try SoundFile.decode(contentsOf: recorder.url)
+        // 0.8 s recorded before the sink goes (the scenario): over 0.5 s of it is in the file
+        // however late the first fragment came (a loaded machine: up to 0.3 s seen).
         #expect(before.frameCount > 24_000, "the file is whole up to the loss: \(before.frameCount) frames")
         expectError(.deviceLost) { try recorder.record() }
         try recorder.switchDevice(named: second.monitor)
@@ -102,6 +109,8 @@ struct RecorderSessionTests {
         #expect(log.finishes == [true])
         let samples = try SoundFile.decode(contentsOf: recorder.url).floatSamples()
         #expect(samples.count > before.frameCount + 24_000)
+        // Each device's tone (0.5 sines, -6 dB) fills its part: -10 dB holds with 63 % of it;
+        // the 50 ms before the loss are left out (the last fragment may be cut).
         #expect(toneDB(Array(samples.prefix(before.frameCount - 2_400)), frequency: 500, sampleRate: 48_000) > -10, "the first device's tone")
         #expect(toneDB(Array(samples.suffix(24_000)), frequency: 1_000, sampleRate: 48_000) > -10, "then the second's")
     }

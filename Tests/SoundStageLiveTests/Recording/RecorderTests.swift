@@ -27,11 +27,16 @@ struct RecorderTests {
         _ = Spawn.wait(player)
         let file = try SoundFile.decode(contentsOf: recorder.url)
         #expect(file.sampleRate == 48_000 && file.channels == .mono)
+        // The span's ends are placed on the recorder's clock, each to within a capture tick
+        // (10 ms): 20 ms.
         #expect(abs(file.duration - 2) <= 0.02, "\(file.duration) s")
         let samples = file.floatSamples()
         let hz = Measure.peakFrequency(Array(samples.prefix(48_000)), sampleRate: 48_000)
         let level = Measure.dB(samples)
-        // A 0.5 sine is -9.03 dBFS RMS.
+        // A 0.5 sine is -9.03 dBFS RMS, and the path is unity gain (paplay into a null sink,
+        // its monitor captured at the same rate): whole, the take measures it to 0.1 dB; 1 dB
+        // allows a fifth of it missing (a late first read), and no wrong gain (6 dB a step).
+        // The frequency: an FFT of 32,768 samples, 1.46 Hz a bin; 5 Hz is three bins.
         #expect(abs(hz - 1_000) <= 5, "\(hz) Hz")
         #expect(abs(level - -9.03) <= 1, "\(level) dB")
         print("recorder: 1 kHz tone recorded at \(hz) Hz, \(level) dB RMS (played -9.03), \(file.duration) s")
@@ -60,10 +65,16 @@ extension RecorderTests {
         _ = Spawn.wait(player)
         let samples = try SoundFile.decode(contentsOf: recorder.url).floatSamples()
         let seconds = Double(samples.count) / 48_000
+        // Four calls at scheduled times, each landing within its thread's scheduling delay and
+        // a capture tick: 0.1 s is 25 ms for each.
         #expect(abs(seconds - 0.9) < 0.1, "0.4 s before the pause and 0.5 s after: \(seconds) s")
         let before = Array(samples.prefix(9_600)), after = Array(samples.suffix(9_600))
+        // The tones are 0.5 sines, -6 dB in amplitude: -10 dB holds with 63 % of each 0.2 s
+        // window holding its tone.
         #expect(toneDB(before, frequency: 500, sampleRate: 48_000) > -10 && toneDB(after, frequency: 1_000, sampleRate: 48_000) > -10)
         let paused = toneDB(samples, frequency: 1_500, sampleRate: 48_000)
+        // n frames of the 0.5 sine in 43,200 read 0.5 n / 43,200 in amplitude: -40 dB is
+        // under 18 ms of it, less than two capture ticks at the pause's edges.
         #expect(paused < -40, "nothing of the paused 1500 Hz: \(paused) dB")
     }
 
@@ -92,11 +103,14 @@ extension RecorderTests {
             let info = try ["-r", "-c", "-s"].map { try ToolRunner.run(soxi, [$0, recorder.url.path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
             let frames = Int(settings.sampleRate * 3 / 2)
             #expect(info.count == 3 && Int(info[0]) == settings.sampleRate && Int(info[1]) == settings.channels, "\(recorder.url.lastPathComponent): \(info)")
+            // As the take's length above: a capture tick at each end, 20 ms.
             #expect(info.count == 3 && abs((Int(info[2]) ?? 0) - frames) <= settings.sampleRate / 50, "\(recorder.url.lastPathComponent): \(info)")
             let file = try SoundFile.decode(contentsOf: recorder.url)
             #expect(file.sampleRate == settings.sampleRate && file.channels.channelCount == settings.channels)
             #expect(abs(file.frameCount - frames) <= settings.sampleRate / 50)
             let level = Measure.dB(file.floatSamples())
+            // The 0.5 sine's -9.03 dB through a unity path, as above; Ogg at quality 0.3 keeps a
+            // steady sine's level to a tenth of a dB.
             #expect(abs(level - -9.03) < 1, "\(recorder.url.lastPathComponent): \(level) dB")
         }
     }
@@ -122,6 +136,10 @@ extension RecorderTests {
         let average = recorder.averagePower(forChannel: 0), peak = recorder.peakPower(forChannel: 0)
         recorder.stop()
         _ = Spawn.wait(player)
+        // The average is the RMS of the window since the last update: a steady full-scale sine
+        // reads -3.01; 0.2 dB is 4.5 % of the second missing. A sampled 1 kHz sine (48 samples
+        // a period) peaks within 0.02 dB of full scale; 0.5 dB leaves room for the monitor's
+        // float rounding and no more.
         #expect(abs(average - -3.01) <= 0.2, "average \(average) dB")
         #expect(peak > -0.5 && peak <= 0, "peak \(peak) dB")
         #expect(recorder.averagePower(forChannel: 1) == -160, "a mono recording has no channel 1")
@@ -172,13 +190,18 @@ extension RecorderTests {
         #expect(log.waitForFinish(seconds: 6) && log.finishes == [true])
         _ = Spawn.wait(player)
         let file = try SoundFile.decode(contentsOf: recorder.url)
+        // forDuration counts frames: 48,000 exactly; 0.001 s is the float rounding's 48 frames.
         #expect(file.container == .caf && file.channels == .stereo && abs(file.duration - 1) < 0.001)
         let samples = file.floatSamples()
         let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+        // The 1 kHz tone at -6 dB amplitude fills the take (-10: 63 % of it). Of the earlier 500
+        // Hz, n frames read 0.5 n / 48,000: under -30 dB is under 63 ms, the start's placement
+        // error at most (one 50 ms capture fragment and a 10 ms tick, as stopTail derives).
         #expect(toneDB(left, frequency: 1_000, sampleRate: 48_000) > -10 && toneDB(left, frequency: 500, sampleRate: 48_000) < -30,
                 "only what came after the start time")
         recorder.updateMeters()
         let levels = [recorder.averagePower(forChannel: 0), recorder.averagePower(forChannel: 1)]
+        // Each channel meters the 0.5 sine's -9.03 dB RMS; 1 dB as for a take's level above.
         #expect(levels.allSatisfy { abs($0 - -9.03) < 1 }, "both channels of a -9 dB tone: \(levels)")
     }
 }

@@ -11,6 +11,15 @@ struct AudioSessionServerTests {
     static var enabled: Bool { PulseServer.expected || ToolRunner.which("pulseaudio") != nil }
 
     /// The 440 Hz level in dB of the last `seconds` of a monitor recording (-160 if empty).
+    ///
+    /// What the tests assert of it, derived: the tones (``toneFile(_:seconds:)``, the tool's
+    /// `--tone`) are full-scale sines, -3 dBFS RMS, and reach the sink at -3 to -9 dB (the
+    /// player's and the bus's gains); silence measures under -100 dB. "> -30 dB" is a presence
+    /// test with 20 dB of room: it holds with the tone in a tenth of the window (a late start,
+    /// a dropout), and fails for any window without it. The frequency is an FFT of 32,768
+    /// samples, 1.46 Hz a bin, interpolated to a tenth of one: "within 5 Hz" is three bins,
+    /// room for the spread a dropout in the window makes, and a tone of another pitch (a
+    /// wrong rate: 404 or 479 Hz) fails it.
     static func toneLevel(_ samples: [Float], lastSeconds seconds: Double) -> (dB: Double, hz: Double) {
         let tail = Array(samples.suffix(Int(seconds * 48_000)))
         guard tail.count > 4_800 else { return (-160, 0) }
@@ -93,6 +102,8 @@ extension AudioSessionServerTests {
         func during() -> [Double] { Self.playheads(child.lines, silent.index..<child.lines.count, "playing") }
         Poll.until(seconds: 5) { let d = during(); return d.count >= 5 && (d.last ?? 0) - (d.first ?? 0) > 0.8 }
         let during = during()
+        // Lines every 0.1 s: 5 lines and 0.8 s of playhead are 1 s of the 1.5 s waited at most
+        // less a line lost at each end.
         #expect(during.count >= 5 && (during.last ?? 0) - (during.first ?? 0) > 0.8,
                 "the playhead moves on while no device is left: \(during)")
         let before = child.lines.count
@@ -120,7 +131,13 @@ extension AudioSessionServerTests {
     }
 
     /// The longest run of silence (10 ms blocks under -60 dB) in a recording, in seconds, and
-    /// the level of the tone after it.
+    /// the loudest 10 ms block from 0.1 s after it on (the tone back).
+    ///
+    /// What the tests assert of it, derived: a gap is counted in whole 10 ms blocks, and its
+    /// two edges may each lose a block to a sound that ends or starts inside it, so a silence
+    /// of S seconds measures at least S - 0.02; the tests ask for the scenario's silence less
+    /// 0.2 s or more, for the server's buffers at the edges (OpenAL Soft keeps 3 updates of
+    /// 20 ms ahead: 60 ms a side). "after > -30 dB": the tone back, as in ``toneLevel``.
     static func silentGap(_ samples: [Float]) -> (seconds: Double, after: Double) {
         let block = 480
         let levels = stride(from: 0, to: samples.count - block, by: block).map { Measure.dB(Array(samples[$0..<($0 + block)])) }
@@ -172,9 +189,13 @@ extension AudioSessionServerTests {
         let resumed = Self.playheads(lines, ended.index..<lines.count, "playing")
         #expect(!held.isEmpty && Set(held).count == 1, "the playhead holds while interrupted: \(held)")
         if let stopped = held.first, let next = resumed.first {
+            // Status lines every 0.05 s: the first after the resume is at most one line (and the
+            // interruption's fade-in, 0) on from where it stopped; 0.1 s is two lines.
             #expect(next >= stopped && next - stopped < 0.1, "resumed at \(next) s, stopped at \(stopped) s")
         }
         let gap = Self.silentGap(monitor.samples)
+        // The call lasts 1.5 s (72,000 frames) and the music waits for its end: over 1 s of
+        // silence (see silentGap) holds with 0.5 s of edges and server buffers.
         #expect(gap.seconds > 1 && gap.after > -30, "silence at the sink during the call: \(gap)")
     }
 
@@ -248,6 +269,8 @@ extension AudioSessionServerTests {
         #expect(began != nil && ended != nil && began! < ended!, "\(lines.suffix(8))")
         #expect(lines.suffix(3).contains { $0.contains("status: playing") }, "\(lines.suffix(3))")
         let gap = Self.silentGap(monitor.samples)
+        // Stopped 1.2 s at least (the scenario's sleep, plus the stop and fg): 0.8 s of silence
+        // holds with 0.4 s of edges and buffers (see silentGap).
         #expect(gap.seconds > 0.8 && gap.after > -30, "silence at the sink while stopped: \(gap)")
     }
 
