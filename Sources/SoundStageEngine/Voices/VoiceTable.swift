@@ -66,7 +66,10 @@ struct VoiceTable {
     var increment: [Int64] = []
     /// Its plays' length in the mixer's fixed point (`Int64.max`: loops forever).
     var length: [Int64] = []
-    var position: [SIMD3<Float>] = []
+    /// Its position, a lane per axis (so the tick loads eight voices' x at once).
+    private(set) var x: [Float] = []
+    private(set) var y: [Float] = []
+    private(set) var z: [Float] = []
     /// What ranks it for a source: pinned, then priority, then audibility (its low 32 bits).
     var rank: [UInt64] = []
     private(set) var volume: [Float] = []
@@ -95,7 +98,9 @@ struct VoiceTable {
         playhead.append(0)
         increment.append(0)
         length.append(0)
-        position.append(.zero)
+        x.append(0)
+        y.append(0)
+        z.append(0)
         rank.append(0)
         volume.append(1)
         directGain.append(1)
@@ -111,7 +116,7 @@ struct VoiceTable {
     /// Voice `i` as a whole.
     func row(_ i: Int) -> VoiceSlot {
         VoiceSlot(flags: flags[i], bus: bus[i], real: real[i], playhead: playhead[i], increment: increment[i], length: length[i],
-                  position: position[i], rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i],
+                  position: position(i), rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i],
                   pitch: pitch[i], generation: generation[i], priority: priority[i])
     }
 
@@ -123,7 +128,7 @@ struct VoiceTable {
         playhead[i] = slot.playhead
         increment[i] = slot.increment
         length[i] = slot.length
-        position[i] = slot.position
+        setPosition(i, slot.position)
         rank[i] = slot.rank
         volume[i] = slot.volume
         directGain[i] = slot.directGain
@@ -136,6 +141,14 @@ struct VoiceTable {
     }
 
     func isLive(_ i: Int) -> Bool { flags[i].contains(.live) }
+
+    func position(_ i: Int) -> SIMD3<Float> { SIMD3(x[i], y[i], z[i]) }
+
+    mutating func setPosition(_ i: Int, _ p: SIMD3<Float>) {
+        x[i] = p.x
+        y[i] = p.y
+        z[i] = p.z
+    }
 
     /// One flag of voice `i`.
     subscript(_ flag: VoiceFlags, _ i: Int) -> Bool {
@@ -161,7 +174,9 @@ struct TickLanes {
     let real: UnsafeBufferPointer<Int32>
     let increment: UnsafeBufferPointer<Int64>
     let length: UnsafeBufferPointer<Int64>
-    let position: UnsafeBufferPointer<SIMD3<Float>>
+    let x: UnsafeBufferPointer<Float>
+    let y: UnsafeBufferPointer<Float>
+    let z: UnsafeBufferPointer<Float>
     let gain: UnsafeBufferPointer<Float>
     let distance: UnsafeBufferPointer<VoiceDistance>
     let tier: UnsafeBufferPointer<UInt64>
@@ -179,19 +194,19 @@ extension VoiceTable {
                         real.withUnsafeBufferPointer { real in
                             increment.withUnsafeBufferPointer { increment in
                                 length.withUnsafeBufferPointer { length in
-                                    position.withUnsafeBufferPointer { position in
+                                    x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in z.withUnsafeBufferPointer { z in
                                         gain.withUnsafeBufferPointer { gain in
                                             tier.withUnsafeBufferPointer { tier in
                                                 distance.withUnsafeBufferPointer { distance in
                                                     details.withUnsafeBufferPointer { details in
                                                         body(TickLanes(count: count, flags: flags, playhead: playhead, rank: rank, bus: bus,
-                                                                       real: real, increment: increment, length: length, position: position,
+                                                                       real: real, increment: increment, length: length, x: x, y: y, z: z,
                                                                        gain: gain, distance: distance, tier: tier, details: details))
                                                     }
                                                 }
                                             }
                                         }
-                                    }
+                                    } } }
                                 }
                             }
                         }
@@ -203,15 +218,25 @@ extension VoiceTable {
 }
 
 extension VoiceTable {
-    /// Runs `body` with the lanes a move writes: generation (read), flags, position, real
-    /// (read).
-    mutating func withMoveLanes<R>(_ body: (UnsafeBufferPointer<UInt32>, UnsafeMutableBufferPointer<VoiceFlags>,
-                                            UnsafeMutableBufferPointer<SIMD3<Float>>, UnsafeBufferPointer<Int32>) -> R) -> R {
+    /// The lanes a move writes: generation (read), flags, x, y, z, real (read).
+    struct MoveLanes {
+        let generation: UnsafeBufferPointer<UInt32>
+        let flags: UnsafeMutableBufferPointer<VoiceFlags>
+        let x: UnsafeMutableBufferPointer<Float>
+        let y: UnsafeMutableBufferPointer<Float>
+        let z: UnsafeMutableBufferPointer<Float>
+        let real: UnsafeBufferPointer<Int32>
+    }
+
+    /// Runs `body` with the lanes a move writes.
+    mutating func withMoveLanes<R>(_ body: (MoveLanes) -> R) -> R {
         generation.withUnsafeBufferPointer { generation in
             flags.withUnsafeMutableBufferPointer { flags in
-                position.withUnsafeMutableBufferPointer { position in
-                    real.withUnsafeBufferPointer { real in body(generation, flags, position, real) }
-                }
+                x.withUnsafeMutableBufferPointer { x in y.withUnsafeMutableBufferPointer { y in z.withUnsafeMutableBufferPointer { z in
+                    real.withUnsafeBufferPointer { real in
+                        body(MoveLanes(generation: generation, flags: flags, x: x, y: y, z: z, real: real))
+                    }
+                } } }
             }
         }
     }
