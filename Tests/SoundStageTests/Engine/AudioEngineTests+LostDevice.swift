@@ -29,7 +29,7 @@ struct AudioEngineLostDeviceTests {
         let seen = try #require(DeviceLossRig.milliseconds(lines[lost.index])) - (try #require(DeviceLossRig.milliseconds(lines[opened.index])))
         #expect(seen < 100, "the loss was seen \(seen) ms after the device opened")
         // Each replacement fails at once too; the waits between attempts grow.
-        Thread.sleep(forTimeInterval: 2)
+        Thread.sleep(forTimeInterval: 2)   // the scenario: 2 s of failing replacements counted
         let moves = child.lines.filter { $0.contains("session: routeChanged(") }.compactMap(DeviceLossRig.milliseconds)
         #expect(moves.count >= 3 && moves.count < 40, "\(moves.count) replacements in about 2 s: \(moves); the session: \(child.ending)")
         let gaps = zip(moves.dropFirst(), moves).map { $0 - $1 }
@@ -43,9 +43,9 @@ struct AudioEngineLostDeviceTests {
         try FileManager.default.createSymbolicLink(atPath: output.path, withDestinationPath: recovered.path)
         let before = child.lines.count
         #expect(child.waitForLine(containing: "routeChanged(", after: before, seconds: 5) != nil, "\(child.lines.suffix(5))")
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: 1.5)   // the scenario: past the 1 s a replacement must play to count as healthy
         let since = child.lines.count
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: 1)     // the scenario: a second in which no loss may come
         #expect(!child.lines[since...].contains { $0.contains("routeChanged(") }, "no loss once the file is writable")
         child.stop()
         let data = try Data(contentsOf: recovered)
