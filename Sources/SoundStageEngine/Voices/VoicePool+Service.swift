@@ -101,10 +101,11 @@ extension VoicePool {
     /// What every voice's rank is worked out from at a tick.
     struct RankInputs {
         /// Per bus: its gain, and what its voices do (``BusBits``).
-        let gains: UnsafeBufferPointer<Float>
-        let buses: UnsafeBufferPointer<BusBits>
+        let gains: UnsafeBufferPointer<Float>, buses: UnsafeBufferPointer<BusBits>
+        /// Output frames since the last tick.
         let elapsed: Int64
         let listener: ListenerSnapshot
+        /// The audibility under which a voice is not offered a source (pinned ones aside).
         let floor: Float
         /// Every voice's audibility is worked out again, not only those that changed.
         let everyone: Bool
