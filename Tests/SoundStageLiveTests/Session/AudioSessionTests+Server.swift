@@ -99,7 +99,13 @@ extension AudioSessionServerTests {
                                   "\(child.lines.suffix(8))")
         // The status lines (every 0.1 s) go on after the move: waited for up to 5 s, until
         // 0.8 s of playhead have gone by on the silent output.
-        func during() -> [Double] { Self.playheads(child.lines, silent.index..<child.lines.count, "playing") }
+        // One snapshot of the lines for both the range and its lines: read twice, a line
+        // coming between the reads put the range past the first (an index out of range, seen
+        // on a loaded machine once this was polled).
+        func during() -> [Double] {
+            let lines = child.lines
+            return Self.playheads(lines, silent.index..<lines.count, "playing")
+        }
         Poll.until(seconds: 5) { let d = during(); return d.count >= 5 && (d.last ?? 0) - (d.first ?? 0) > 0.8 }
         let during = during()
         // Lines every 0.1 s: 5 lines and 0.8 s of playhead are 1 s of the 1.5 s waited at most
