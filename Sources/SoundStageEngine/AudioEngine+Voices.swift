@@ -177,19 +177,17 @@ extension VoicePool {
             // are written through buffers (no uniqueness check per write).
             let count = s.slots.count
             moves.withUnsafeBufferPointer { moves in
-                s.slots.withMoveLanes { lanes in
+                s.slots.withMoveLanes { generation, flags, position, real in
                     for k in moves.indices {
                         let p = moves[k].1
                         let index = Int(moves[k].0.index)
-                        guard index < count, p.isFinite, lanes.generation[index] == moves[k].0.generation,
+                        guard index < count, p.isFinite, generation[index] == moves[k].0.generation,
                               ObjectIdentifier(moves[k].0.pool) == me else { continue }
-                        let was = lanes.flags[index]
+                        let was = flags[index]
                         guard was.contains(.live) else { continue }
-                        lanes.x[index] = p.x
-                        lanes.y[index] = p.y
-                        lanes.z[index] = p.z
-                        lanes.flags[index] = was.union([.positioned, .needsRank])
-                        if lanes.real[index] >= 0 { reals.append((index, was.contains(.positioned))) }
+                        position[index] = p
+                        flags[index] = was.union([.positioned, .needsRank])
+                        if real[index] >= 0 { reals.append((index, was.contains(.positioned))) }
                         moved += 1
                     }
                 }

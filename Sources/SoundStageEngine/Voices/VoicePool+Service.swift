@@ -32,7 +32,7 @@ extension VoicePool {
     }
 
     /// What one pass over the voices found.
-    struct Ranking {
+    private struct Ranking {
         /// Virtual voices that reached their end.
         var ended: [Int] = []
         /// The slots ranked highest.
@@ -84,7 +84,7 @@ extension VoicePool {
     }
 
     /// What the tick reads of a bus for each of its voices, in one byte.
-    struct BusBits: OptionSet {
+    private struct BusBits: OptionSet {
         let rawValue: UInt8
         init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Its voices wait (it is paused in the tree, or an interruption is under way).
@@ -99,7 +99,7 @@ extension VoicePool {
     }
 
     /// What every voice's rank is worked out from at a tick.
-    struct RankInputs {
+    private struct RankInputs {
         /// Per bus: its gain, and what its voices do (``BusBits``).
         let gains: UnsafeBufferPointer<Float>, buses: UnsafeBufferPointer<BusBits>
         /// Output frames since the last tick.
@@ -112,116 +112,46 @@ extension VoicePool {
     }
 
     /// The loop over every voice of ``rank(_:elapsed:)``, made once for each distance model
-    /// (`Law`), so that the model is a constant in it. Eight voices at a time where all eight
-    /// are plain (``rankBlock(_:_:_:_:_:_:)``), one at a time otherwise.
+    /// (`Law`), so that the model is a constant in it.
     private static func rank<Law: DistanceLaw.Model>(_ v: TickLanes, _ inputs: RankInputs, _ law: Law.Type, _ top: inout TopRanks,
                                                       _ ranking: inout Ranking) {
         var listener = inputs.listener
         listener.model = Law.model
-        var i = 0
-        while i < v.count {
-            if i + 8 <= v.count, rankBlock(v, i, inputs, listener, law, &top) {
-                i += 8
+        let gains = inputs.gains, buses = inputs.buses
+        for i in 0..<v.count {
+            let flags = v.flags[i]
+            guard flags.contains(.live) else { continue }
+            let bus = Int(v.bus[i])
+            let busBits = buses[bus]
+            if flags.contains(.paused) || busBits.contains(.waiting) {
+                v.rank[i] = v.tier[i]
+                v.flags[i] = flags.union(.needsRank)
                 continue
             }
-            for k in i..<min(v.count, i + 8) { rankOne(v, k, inputs, listener, &top, &ranking) }
-            i += 8
-        }
-    }
-
-    /// One voice of ``rank(_:_:_:_:_:)``: whatever it is.
-    @inline(__always)
-    static func rankOne(_ v: TickLanes, _ i: Int, _ inputs: RankInputs, _ listener: ListenerSnapshot, _ top: inout TopRanks,
-                                _ ranking: inout Ranking) {
-        let gains = inputs.gains, buses = inputs.buses
-        let flags = v.flags[i]
-        guard flags.contains(.live) else { return }
-        let bus = Int(v.bus[i])
-        let busBits = buses[bus]
-        if flags.contains(.paused) || busBits.contains(.waiting) {
-            v.rank[i] = v.tier[i]
-            v.flags[i] = flags.union(.needsRank)
-            return
-        }
-        let real = v.real[i] >= 0
-        if real || !flags.contains(.pausesWhenVirtual) || busBits.contains(.keptTime) {
-            v.playhead[i] &+= inputs.elapsed &* v.increment[i]
-        }
-        if !real, v.playhead[i] >= v.length[i] {
-            ranking.ended.append(i)
-            return
-        }
-        let muted = busBits.contains(.muted)
-        var rank = v.rank[i]
-        if inputs.everyone || flags.contains(.needsRank) {
-            let cone = flags.contains(.hasCone) ? v.details[i].cone : nil
-            let audibility = muted ? 0 : Audibility.of(gain: v.gain[i] * gains[bus], flags: flags, position: SIMD3(v.x[i], v.y[i], v.z[i]),
-                                                       distance: v.distance[i], cone: cone, listener: listener)
-            rank = v.tier[i] | UInt64(audibility.bitPattern)
-            v.rank[i] = rank
-            v.flags[i] = flags.subtracting(.needsRank)
-        }
-        guard !muted else { return }
-        if Float(bitPattern: UInt32(truncatingIfNeeded: rank)) >= inputs.floor || flags.contains(.pinned) {
-            top.offer(rank, slot: Int32(truncatingIfNeeded: i))
-        }
-        if flags.contains(.stopsWhenVirtual) { ranking.stopping.append(i) }
-    }
-
-    /// Eight voices from `i` of ``rank(_:_:_:_:_:)`` at once, when all eight are plain: live,
-    /// positioned in the world, not paused, pinned or coned, keeping time while virtual, on
-    /// buses that neither wait nor are muted, and not at their end; the distance model one
-    /// with a vector form (not the exponent models). Works out exactly what ``rankOne`` would
-    /// (the same operations in the same order, lane by lane). False, having changed nothing,
-    /// when one of them is not plain.
-    @inline(__always)
-    static func rankBlock<Law: DistanceLaw.Model>(_ v: TickLanes, _ i: Int, _ inputs: RankInputs, _ listener: ListenerSnapshot,
-                                                          _ law: Law.Type, _ top: inout TopRanks) -> Bool {
-        guard Law.hasVectorForm else { return false }
-        let flags = UnsafeRawPointer(v.flags.baseAddress! + i).loadUnaligned(as: SIMD8<UInt16>.self)
-        let looked: VoiceFlags = [.live, .positioned, .paused, .pinned, .relative, .hasCone, .pausesWhenVirtual, .stopsWhenVirtual]
-        let plain: VoiceFlags = [.live, .positioned]
-        guard all(flags & looked.rawValue .== plain.rawValue) else { return false }
-        var busGain = SIMD8<Float>()
-        var playhead = SIMD8<Int64>()
-        for k in 0..<8 {
-            let bus = Int(v.bus[i + k])
-            guard inputs.buses[bus].isDisjoint(with: [.waiting, .muted]) else { return false }
-            busGain[k] = inputs.gains[bus]
-            let p = v.playhead[i + k] &+ inputs.elapsed &* v.increment[i + k]
-            if v.real[i + k] < 0, p >= v.length[i + k] { return false }
-            playhead[k] = p
-        }
-        UnsafeMutableRawPointer(v.playhead.baseAddress! + i).storeBytes(of: playhead, as: SIMD8<Int64>.self)
-        var rank = UnsafeRawPointer(v.rank.baseAddress! + i).loadUnaligned(as: SIMD8<UInt64>.self)
-        let needs = inputs.everyone ? SIMDMask<SIMD8<Int16>>(repeating: true)
-            : (flags & VoiceFlags.needsRank.rawValue) .!= 0
-        if any(needs) {
-            func load(_ lane: UnsafeBufferPointer<Float>) -> SIMD8<Float> {
-                UnsafeRawPointer(lane.baseAddress! + i).loadUnaligned(as: SIMD8<Float>.self)
+            let real = v.real[i] >= 0
+            if real || !flags.contains(.pausesWhenVirtual) || busBits.contains(.keptTime) {
+                v.playhead[i] &+= inputs.elapsed &* v.increment[i]
             }
-            var reference = SIMD8<Float>(), maximum = SIMD8<Float>(), rolloff = SIMD8<Float>()
-            for k in 0..<8 {
-                let d = v.distance[i + k]
-                (reference[k], maximum[k], rolloff[k]) = (d.reference, d.maximum, d.rolloff)
+            if !real, v.playhead[i] >= v.length[i] {
+                ranking.ended.append(i)
+                continue
             }
-            let gain = load(v.gain) * busGain
-            let l = listener.position
-            let dx = SIMD8(repeating: l.x) - load(v.x), dy = SIMD8(repeating: l.y) - load(v.y), dz = SIMD8(repeating: l.z) - load(v.z)
-            let distance = (dx * dx + dy * dy + dz * dz).squareRoot()
-            let heard = gain * Law.gain(distance: distance, reference: reference, maximum: maximum, rolloff: rolloff)
-            let clamped = pointwiseMin(SIMD8(repeating: 1), pointwiseMax(SIMD8(repeating: 0), heard)) * listener.gain
-            let audibility = clamped.replacing(with: 0, where: gain .<= 0)
-            let tier = UnsafeRawPointer(v.tier.baseAddress! + i).loadUnaligned(as: SIMD8<UInt64>.self)
-            for k in 0..<8 where needs[k] { rank[k] = tier[k] | UInt64(audibility[k].bitPattern) }
-            UnsafeMutableRawPointer(v.rank.baseAddress! + i).storeBytes(of: rank, as: SIMD8<UInt64>.self)
-            let cleared = flags & ~VoiceFlags.needsRank.rawValue
-            UnsafeMutableRawPointer(v.flags.baseAddress! + i).storeBytes(of: cleared, as: SIMD8<UInt16>.self)
+            let muted = busBits.contains(.muted)
+            var rank = v.rank[i]
+            if inputs.everyone || flags.contains(.needsRank) {
+                let cone = flags.contains(.hasCone) ? v.details[i].cone : nil
+                let audibility = muted ? 0 : Audibility.of(gain: v.gain[i] * gains[bus], flags: flags, position: v.position[i],
+                                                           distance: v.distance[i], cone: cone, listener: listener)
+                rank = v.tier[i] | UInt64(audibility.bitPattern)
+                v.rank[i] = rank
+                v.flags[i] = flags.subtracting(.needsRank)
+            }
+            guard !muted else { continue }
+            if Float(bitPattern: UInt32(truncatingIfNeeded: rank)) >= inputs.floor || flags.contains(.pinned) {
+                top.offer(rank, slot: Int32(truncatingIfNeeded: i))
+            }
+            if flags.contains(.stopsWhenVirtual) { ranking.stopping.append(i) }
         }
-        for k in 0..<8 where Float(bitPattern: UInt32(truncatingIfNeeded: rank[k])) >= inputs.floor {
-            top.offer(rank[k], slot: Int32(truncatingIfNeeded: i + k))
-        }
-        return true
     }
 
     /// Gives the chosen voices sources and takes them from the others (they fade out).

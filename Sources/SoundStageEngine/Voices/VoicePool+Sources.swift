@@ -249,7 +249,7 @@ extension VoicePool {
         guard r >= 0 else { return }
         do {
             if relativeChanged { try s.reals[r].source.set(.isRelative, to: !s.slots[.positioned, i] || s.slots[.relative, i]) }
-            try s.reals[r].source.set(.position, to: s.slots.position(i))
+            try s.reals[r].source.set(.position, to: s.slots.position[i])
         } catch {
             s.errors.append(error)
         }

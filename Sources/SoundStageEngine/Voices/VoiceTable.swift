@@ -66,10 +66,7 @@ struct VoiceTable {
     var increment: [Int64] = []
     /// Its plays' length in the mixer's fixed point (`Int64.max`: loops forever).
     var length: [Int64] = []
-    /// Its position, a lane per axis (so the tick loads eight voices' x at once).
-    private(set) var x: [Float] = []
-    private(set) var y: [Float] = []
-    private(set) var z: [Float] = []
+    var position: [SIMD3<Float>] = []
     /// What ranks it for a source: pinned, then priority, then audibility (its low 32 bits).
     var rank: [UInt64] = []
     private(set) var volume: [Float] = []
@@ -98,9 +95,7 @@ struct VoiceTable {
         playhead.append(0)
         increment.append(0)
         length.append(0)
-        x.append(0)
-        y.append(0)
-        z.append(0)
+        position.append(.zero)
         rank.append(0)
         volume.append(1)
         directGain.append(1)
@@ -116,7 +111,7 @@ struct VoiceTable {
     /// Voice `i` as a whole.
     func row(_ i: Int) -> VoiceSlot {
         VoiceSlot(flags: flags[i], bus: bus[i], real: real[i], playhead: playhead[i], increment: increment[i], length: length[i],
-                  position: position(i), rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i],
+                  position: position[i], rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i],
                   pitch: pitch[i], generation: generation[i], priority: priority[i])
     }
 
@@ -128,7 +123,7 @@ struct VoiceTable {
         playhead[i] = slot.playhead
         increment[i] = slot.increment
         length[i] = slot.length
-        setPosition(i, slot.position)
+        position[i] = slot.position
         rank[i] = slot.rank
         volume[i] = slot.volume
         directGain[i] = slot.directGain
@@ -141,14 +136,6 @@ struct VoiceTable {
     }
 
     func isLive(_ i: Int) -> Bool { flags[i].contains(.live) }
-
-    func position(_ i: Int) -> SIMD3<Float> { SIMD3(x[i], y[i], z[i]) }
-
-    mutating func setPosition(_ i: Int, _ p: SIMD3<Float>) {
-        x[i] = p.x
-        y[i] = p.y
-        z[i] = p.z
-    }
 
     /// One flag of voice `i`.
     subscript(_ flag: VoiceFlags, _ i: Int) -> Bool {
@@ -174,9 +161,7 @@ struct TickLanes {
     let real: UnsafeBufferPointer<Int32>
     let increment: UnsafeBufferPointer<Int64>
     let length: UnsafeBufferPointer<Int64>
-    let x: UnsafeBufferPointer<Float>
-    let y: UnsafeBufferPointer<Float>
-    let z: UnsafeBufferPointer<Float>
+    let position: UnsafeBufferPointer<SIMD3<Float>>
     let gain: UnsafeBufferPointer<Float>
     let distance: UnsafeBufferPointer<VoiceDistance>
     let tier: UnsafeBufferPointer<UInt64>
@@ -194,19 +179,19 @@ extension VoiceTable {
                         real.withUnsafeBufferPointer { real in
                             increment.withUnsafeBufferPointer { increment in
                                 length.withUnsafeBufferPointer { length in
-                                    x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in z.withUnsafeBufferPointer { z in
+                                    position.withUnsafeBufferPointer { position in
                                         gain.withUnsafeBufferPointer { gain in
                                             tier.withUnsafeBufferPointer { tier in
                                                 distance.withUnsafeBufferPointer { distance in
                                                     details.withUnsafeBufferPointer { details in
                                                         body(TickLanes(count: count, flags: flags, playhead: playhead, rank: rank, bus: bus,
-                                                                       real: real, increment: increment, length: length, x: x, y: y, z: z,
+                                                                       real: real, increment: increment, length: length, position: position,
                                                                        gain: gain, distance: distance, tier: tier, details: details))
                                                     }
                                                 }
                                             }
                                         }
-                                    } } }
+                                    }
                                 }
                             }
                         }
@@ -218,25 +203,15 @@ extension VoiceTable {
 }
 
 extension VoiceTable {
-    /// The lanes a move writes: generation (read), flags, x, y, z, real (read).
-    struct MoveLanes {
-        let generation: UnsafeBufferPointer<UInt32>
-        let flags: UnsafeMutableBufferPointer<VoiceFlags>
-        let x: UnsafeMutableBufferPointer<Float>
-        let y: UnsafeMutableBufferPointer<Float>
-        let z: UnsafeMutableBufferPointer<Float>
-        let real: UnsafeBufferPointer<Int32>
-    }
-
-    /// Runs `body` with the lanes a move writes.
-    mutating func withMoveLanes<R>(_ body: (MoveLanes) -> R) -> R {
+    /// Runs `body` with the lanes a move writes: generation (read), flags, position, real
+    /// (read).
+    mutating func withMoveLanes<R>(_ body: (UnsafeBufferPointer<UInt32>, UnsafeMutableBufferPointer<VoiceFlags>,
+                                            UnsafeMutableBufferPointer<SIMD3<Float>>, UnsafeBufferPointer<Int32>) -> R) -> R {
         generation.withUnsafeBufferPointer { generation in
             flags.withUnsafeMutableBufferPointer { flags in
-                x.withUnsafeMutableBufferPointer { x in y.withUnsafeMutableBufferPointer { y in z.withUnsafeMutableBufferPointer { z in
-                    real.withUnsafeBufferPointer { real in
-                        body(MoveLanes(generation: generation, flags: flags, x: x, y: y, z: z, real: real))
-                    }
-                } } }
+                position.withUnsafeMutableBufferPointer { position in
+                    real.withUnsafeBufferPointer { real in body(generation, flags, position, real) }
+                }
             }
         }
     }
