@@ -144,10 +144,6 @@ struct VoiceTable {
     }
 
     func whenVirtual(_ i: Int) -> WhenVirtual { flags[i].whenVirtual }
-
-    /// Its gain after volume, bus, distance and cone, at the last tick (from its rank; 0
-    /// while it waits).
-    func audibility(_ i: Int) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: rank[i])) }
 }
 
 /// The lanes the service tick goes through, as buffers: its loop over every voice makes no
@@ -257,7 +253,8 @@ struct VoiceSlot {
         get { flags.whenVirtual }
         set { flags = flags.subtracting([.pausesWhenVirtual, .stopsWhenVirtual]).union(.of(newValue)) }
     }
-    /// See ``VoiceTable/audibility(_:)``.
+    /// Its gain after volume, bus, distance and cone, at the last tick (from its rank; 0
+    /// while it waits).
     var audibility: Float { Float(bitPattern: UInt32(truncatingIfNeeded: rank)) }
 }
 
