@@ -136,6 +136,25 @@ double cbase_setters(int count, int frames) { return setters(count, frames, 0); 
 
 double cbase_setters_deferred(int count, int frames) { return setters(count, frames, 1); }
 
+/* A player's volume written `writes` times: one alSourcef each, on a playing source. */
+double cbase_volume_writes(int writes) {
+    ALCcontext *context;
+    ALCdevice *device = open_loopback(0, 4, &context);
+    if (!device) return -1;
+    ALuint buffer = sine_buffer(), source;
+    alGenSources(1, &source);
+    alSourcei(source, AL_BUFFER, (ALint)buffer);
+    alSourcei(source, AL_LOOPING, AL_TRUE);
+    alSourcePlay(source);
+    double start = now();
+    for (int i = 0; i < writes; i++) alSourcef(source, AL_GAIN, (i & 1) ? 0.25f : 0.5f);
+    double spent = now() - start;
+    alDeleteSources(1, &source);
+    alDeleteBuffers(1, &buffer);
+    close_loopback(device, context);
+    return spent;
+}
+
 int cbase_play_latency(int block) {
     ALCcontext *context;
     ALCdevice *device = open_loopback(0, 4, &context);

@@ -357,13 +357,23 @@ if let workload = option("--workload") {
         try engine.play(players)
         _ = try engine.render(frames: 48_000)
         engine.shutdown()
+    case "volume-swift":
+        // A playing player's volume written 100,000 times (`--writes N`; 0 gives the set-up
+        // alone, to subtract).
+        let engine = try AudioEngine(output: .offline(RenderFormat()), attributes: ContextAttributes(hrtf: .off), service: .manual())
+        let player = engine.makePlayer(Sound(buffer: try AudioBuffer(context: engine.context, samples: [Float](repeating: 0.01, count: 4_800), sampleRate: 48_000)))
+        player.numberOfLoops = -1
+        try player.play()
+        for i in 0..<(Int(option("--writes") ?? "") ?? 100_000) { try player.setVolume(i & 1 == 1 ? 0.25 : 0.5) }
+        engine.shutdown()
+    case "volume-c": _ = cbase_volume_writes(Int32(option("--writes") ?? "") ?? 100_000)
     case "voices-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: 20)
     case "voices-c": _ = cbase_voice_tick(10_000, 64, 20)
     case "pool-swift": _ = try swiftPoolMix(real: 192, frames: 48_000)
     case "pool-c": _ = cbase_mix(192, 48_000, 480, 0)
     case "none": break   // process start-up only, subtracted from the others
     default:
-        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-c, pool-swift, pool-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
+        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-c, volume-swift, volume-c, pool-swift, pool-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
         exit(2)
     }
     exit(0)

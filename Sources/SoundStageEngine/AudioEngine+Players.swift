@@ -82,12 +82,9 @@ extension AudioEngine {
         voices.gain(held, ofBus: bus)
     }
 
-    /// Sets a player's source's direct filter and sends, as the pool sets its voices'.
-    func applyEffects(_ held: borrowing LockHeld, to source: AudioSource, bus: Int32, occlusion: Float, obstruction: Float,
-                      sendLevel: Float) throws {
-        try voices.state.withLockedValue(held) { pool in
-            try voices.applyEffects(&pool, to: source, bus: bus, occlusion: occlusion, obstruction: obstruction, sendLevel: sendLevel)
-        }
+    /// The filter and sends a player's source takes for `settings`, as the pool's voices
+    /// take theirs.
+    func sends(_ held: borrowing LockHeld, for settings: SourceSettings, in context: AudioContext) throws -> SourceSends {
+        try voices.state.withLockedValue(held) { pool in try voices.sends(&pool, for: settings, in: context) }
     }
-
 }

@@ -171,7 +171,7 @@ extension VoicePool {
             var moved = 0
             // Real voices that moved, and whether each became positioned: their sources follow
             // once the table is written.
-            var reals: [(slot: Int, wasPositioned: Bool)] = []
+            var reals: [Int] = []
             // Read in place: copying each handle out would retain and release its pool, an
             // atomic pair per voice, more than the rest of the loop costs. The table's lanes
             // are written through buffers (no uniqueness check per write).
@@ -187,12 +187,12 @@ extension VoicePool {
                         guard was.contains(.live) else { continue }
                         position[index] = p
                         flags[index] = was.union([.positioned, .needsRank])
-                        if real[index] >= 0 { reals.append((index, was.contains(.positioned))) }
+                        if real[index] >= 0 { reals.append(index) }
                         moved += 1
                     }
                 }
             }
-            for (i, wasPositioned) in reals { writePosition(&s, i, relativeChanged: !wasPositioned) }
+            for i in reals { writeSettings(&s, held, i, .placement) }
             return moved
         }
     }

@@ -15,6 +15,8 @@ double cbase_setters(int sources, int frames);
 /// The same, each frame's changes between alDeferUpdatesSOFT and alProcessUpdatesSOFT, as an
 /// update batch applies them (the same work as SoundStage's batch).
 double cbase_setters_deferred(int sources, int frames);
+/* A source's gain written `writes` times (alSourcef), as a player's volume is. */
+double cbase_volume_writes(int writes);
 
 /* From alSourcePlay to the first non-zero rendered sample, in frames, rendering blocks of
    `block` frames on a 48 kHz stereo float loopback device. */

@@ -100,24 +100,29 @@ package enum OpenAL {
     /// context current, until the thread's next gateway call or write for another context.
     @inline(__always)
     package static func withContext<R>(_ context: ContextHandle, _ body: (borrowing ALScope) throws -> R) throws -> R {
+        try gateway.lock.withLock { held in try withContext(held, context, body) }
+    }
+
+    /// ``withContext(_:_:)`` for a caller that holds the lock already (`held`): the lock is
+    /// not taken again.
+    @inline(__always)
+    package static func withContext<R>(_ held: borrowing LockHeld, _ context: ContextHandle, _ body: (borrowing ALScope) throws -> R) throws -> R {
         let gateway = self.gateway
-        return try gateway.lock.withLock { held in
-            // A destroyed context is never made current again (OpenAL would refuse it).
-            if context.isClosed { throw context.closedError }
-            let outer = gateway.state.active(held)
-            gateway.state.setActive(held, context)
-            defer {
-                gateway.state.setActive(held, outer)
-                if let outer, outer.raw != context.raw, !outer.isClosed, !setCurrent(outer.raw) {
-                    Log.report(SoundStageError(.alcInvalidContext, operation: "OpenAL.withContext", object: "context \(outer.raw)",
-                                               reason: "OpenAL refused to make the enclosing call's context current again"))
-                }
+        // A destroyed context is never made current again (OpenAL would refuse it).
+        if context.isClosed { throw context.closedError }
+        let outer = gateway.state.active(held)
+        gateway.state.setActive(held, context)
+        defer {
+            gateway.state.setActive(held, outer)
+            if let outer, outer.raw != context.raw, !outer.isClosed, !setCurrent(outer.raw) {
+                Log.report(SoundStageError(.alcInvalidContext, operation: "OpenAL.withContext", object: "context \(outer.raw)",
+                                           reason: "OpenAL refused to make the enclosing call's context current again"))
             }
-            // Inside a call for the same context, it is current already.
-            if outer?.raw != context.raw, currentContext(gateway) != context.raw { try makeCurrent(held, context.raw) }
-            assert(currentContext(gateway) == context.raw, "SoundStage: a context was made current outside the gateway")
-            return try body(ALScope(context: context, held))
         }
+        // Inside a call for the same context, it is current already.
+        if outer?.raw != context.raw, currentContext(gateway) != context.raw { try makeCurrent(held, context.raw) }
+        assert(currentContext(gateway) == context.raw, "SoundStage: a context was made current outside the gateway")
+        return try body(ALScope(context: context, held))
     }
 
     /// Runs `body` with `context` current for the calling thread, without the lock: only for

@@ -107,6 +107,37 @@ public final class AudioSource: Sendable, CustomStringConvertible {
         try writeProperty(property, value)
     }
 
+    /// Writes values checked already where they were set (a player's or a voice's settings),
+    /// in one scope of the gateway's lock, which the caller holds (`held`): the lock is not
+    /// taken again, and `body` hands each value to OpenAL with ``commit(_:_:in:)``.
+    package func withCheckedWrites(_ held: borrowing LockHeld, _ body: (borrowing ALScope) throws -> Void) throws {
+        try OpenAL.withContext(held, handle, body)
+    }
+
+    /// Hands OpenAL a value its setter checked already, as an unchecked write (see
+    /// ``UncheckedWrites``): not validated a second time. The property must be writable and
+    /// its extension present (the caller asks ``AudioContext/isExtensionPresent(_:)``).
+    @inline(__always)
+    package func commit<V>(_ property: Property<AudioSource, V>, _ value: V, in scope: borrowing ALScope) {
+        commitChecked(property, value, in: scope)
+    }
+
+    @inline(__always)
+    private func commitChecked<V>(_ property: Property<AudioSource, V>, _ value: V, in scope: borrowing ALScope) {
+        assert(property.write != nil && property.validate(value, property.name) == nil, "SoundStage: \(property.name) = \(value) was not checked")
+        guard let write = property.write else { return }
+        let name = self.name
+        scope.write(UncheckedWrite(target: .source, object: name, param: property.param)) { write(name, property.param, value) }
+    }
+
+    /// ``commit(_:_:in:)`` for a position, velocity or direction: straight to its C writer.
+    @inline(__always)
+    package func commit(_ property: Property<AudioSource, SIMD3<Float>>, _ value: SIMD3<Float>, in scope: borrowing ALScope) {
+        guard property.vectorWriter != nil else { return commitChecked(property, value, in: scope) }
+        assert(value.isFinite, "SoundStage: \(property.name) = \(value) was not checked")
+        commitDirect(property, value, in: scope)
+    }
+
     /// The playing state.
     public var state: SourceState { self.get(.state) }
 

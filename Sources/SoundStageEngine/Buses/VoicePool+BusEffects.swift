@@ -30,12 +30,7 @@ extension VoicePool {
         try OpenAL.lock.withLock { held in
             let engine = try state.withLockedValue(held) { s -> AudioEngine? in
                 try body(&s)
-                for r in s.reals.indices {
-                    let i = Int(s.reals[r].slot)
-                    let details = s.slots.details[i]
-                    try applyEffects(&s, to: s.reals[r].source, bus: s.slots.bus[i], occlusion: details.occlusion,
-                                     obstruction: details.obstruction, sendLevel: details.sendLevel)
-                }
+                for r in s.reals.indices { writeSettings(&s, held, Int(s.reals[r].slot), .effects) }
                 return s.engine
             }
             engine?.busesChanged(held)
@@ -56,21 +51,21 @@ extension VoicePool {
         return slot
     }
 
-    /// What a source on `bus` hears of walls and effects: the occlusion filter on its direct
-    /// path, its first send to its bus's effect and the next ones to the reverb zones, what
-    /// it sends muffled by occlusion and scaled by its send level.
-    func applyEffects(_ s: inout VoicePoolState, to source: AudioSource, bus: Int32, occlusion: Float, obstruction: Float, sendLevel: Float) throws {
-        let context = source.context
-        try source.setDirectFilter(try filter(&s, Occlusion.directFilter(occlusion: occlusion, obstruction: obstruction), in: context))
-        guard context.auxiliarySends > 0 else { return }
-        let sendFilter = Occlusion.sendFilter(occlusion: occlusion, level: sendLevel)
-        let slot = try effectSlot(&s, bus: bus, context: context)
-        try source.setSend(0, to: slot, filter: slot == nil ? nil : try filter(&s, sendFilter, in: context))
+    /// What a source with `settings` hears of walls and effects: the occlusion filter on its
+    /// direct path, its first send to its bus's effect and the next ones to the reverb zones,
+    /// what it sends muffled by occlusion and scaled by its send level.
+    func sends(_ s: inout VoicePoolState, for settings: SourceSettings, in context: AudioContext) throws -> SourceSends {
+        var sends = SourceSends(directFilter: try filter(&s, Occlusion.directFilter(occlusion: settings.occlusion, obstruction: settings.obstruction), in: context))
+        guard context.auxiliarySends > 0 else { return sends }
+        let sendFilter = Occlusion.sendFilter(occlusion: settings.occlusion, level: settings.sendLevel)
+        let slot = try effectSlot(&s, bus: settings.bus, context: context)
+        sends.sends.append((0, slot, slot == nil ? nil : try filter(&s, sendFilter, in: context)))
         // The reverb zones' lanes, on the sends after it.
-        let hears = hearsZones(s, bus: bus)
+        let hears = hearsZones(s, bus: settings.bus)
         for l in 0..<ReverbZonesState.laneCount(context) {
             let lane = hears ? try zoneSlot(&s, lane: l, context: context) : nil
-            try source.setSend(ReverbZonesState.firstSend + l, to: lane, filter: lane == nil ? nil : try filter(&s, sendFilter, in: context))
+            sends.sends.append((ReverbZonesState.firstSend + l, lane, lane == nil ? nil : try filter(&s, sendFilter, in: context)))
         }
+        return sends
     }
 }

@@ -15,7 +15,7 @@ extension VoicePool {
             let now = engineSeconds()
             let engine = state.withLockedValue(held) { s in
                 body(&s.tree.buses[Int(bus.index)])
-                refreshBuses(&s, nowSeconds: now)
+                refreshBuses(&s, held, nowSeconds: now)
                 return s.engine
             }
             engine?.busesChanged(held)
@@ -40,7 +40,7 @@ extension VoicePool {
             for player in players where player.playing && s.tree.buses.indices.contains(Int(player.bus)) {
                 s.tree.buses[Int(player.bus)].playingPlayers += 1
             }
-            refreshBuses(&s, nowSeconds: now)
+            refreshBuses(&s, held, nowSeconds: now)
             return (s.tree.buses.map(\.gain), s.tree.buses.map(\.isPausedInTree))
         }
     }
@@ -85,7 +85,7 @@ extension VoicePool {
             let now = engineSeconds()
             state.withLockedValue(held) { s in
                 s.tree.ducking.append(DuckingState(rule: rule, seconds: now))
-                refreshBuses(&s, nowSeconds: now)
+                refreshBuses(&s, held, nowSeconds: now)
             }
         }
     }
@@ -95,7 +95,7 @@ extension VoicePool {
             let now = engineSeconds()
             state.withLockedValue(held) { s in
                 s.tree.ducking.removeAll { $0.isState(of: rule) }
-                refreshBuses(&s, nowSeconds: now)
+                refreshBuses(&s, held, nowSeconds: now)
             }
         }
     }
@@ -114,7 +114,7 @@ extension VoicePool {
     /// for a tick from `now` (OpenAL ramps a gain change across the next mix, so what is
     /// heard over the coming tick follows the curves instead of lagging them), and writes
     /// the new gains to the real voices.
-    func refreshBuses(_ s: inout VoicePoolState, nowSeconds now: Double) {
+    func refreshBuses(_ s: inout VoicePoolState, _ held: borrowing LockHeld, nowSeconds now: Double) {
         let ahead = now + tickSeconds
         let before = s.tree.buses.map { ($0.gain, $0.isPausedInTree, $0.isMutedInTree) }
         // Pauses and mutes first: whether a trigger plays depends on them.
@@ -156,6 +156,6 @@ extension VoicePool {
             let i = Int(s.reals[r].slot)
             if s.interrupted || s.tree.buses[Int(s.slots.bus[i])].isPausedInTree { makeVirtual(&s, i, fade: true) }
         }
-        if changed { for r in s.reals.indices { writeGain(&s, r) } }
+        if changed { for r in s.reals.indices { writeGain(&s, held, r) } }
     }
 }

@@ -89,16 +89,17 @@ extension Player {
                 switch tween.kind {
                 case .volume:
                     s.settings.volume = Self.volumeRange.clamping(v.x)
-                    try applyGain(&s, busGain: busGain)
+                    s.appliedBusGain = busGain
+                    try apply(.gain, &s, held)
                 case .pan:
                     s.settings.pan = Self.panRange.clamping(v.x)
-                    try applyPan(&s)
+                    try apply(.placement, &s, held)
                 case .rate:
                     s.settings.rate = Self.rateRange.clamping(v.x)
-                    try s.source?.set(.pitch, to: s.settings.rate)
+                    try apply(.pitch, &s, held)
                 case .position:
                     s.settings.position = v
-                    try applyPan(&s)
+                    try apply(.placement, &s, held)
                 }
             } catch {
                 report(&s, held, error)

@@ -83,7 +83,7 @@ extension Player {
         let source = try engine.lendSource(held, in: context, replacing: true)
         try old.carryProperties(to: source)
         s.source = source
-        try applyOcclusion(&s, held)   // the filter is made again on the new device
+        try apply(.effects, &s, held)   // the filter and sends are made again on the new device
         try old.stop()
         try old.setBuffer(nil)
         s.source = source

@@ -28,7 +28,7 @@ extension Player {
                 try state.withLockedValue(held) { s in
                     s.settings.occlusion = Occlusion.quantized(occlusion)
                     s.settings.obstruction = Occlusion.quantized(obstruction)
-                    try applyOcclusion(&s, held)
+                    try apply(.effects, &s, held)
                 }
             }
         }
@@ -53,7 +53,7 @@ extension Player {
             try OpenAL.lock.withLock { held in
                 try state.withLockedValue(held) { s in
                     s.settings.sendLevel = Occlusion.quantized(level)
-                    try applyOcclusion(&s, held)
+                    try apply(.effects, &s, held)
                 }
             }
         }
@@ -62,16 +62,7 @@ extension Player {
     /// Sets the source's effects again after its bus's effect changed.
     func refreshEffects(_ held: borrowing LockHeld) {
         state.withLockedValue(held) { s in
-            do { try applyOcclusion(&s, held) } catch { report(&s, held, error) }
+            do { try apply(.effects, &s, held) } catch { report(&s, held, error) }
         }
-    }
-
-    /// Puts the occlusion filter on the source's direct path and its send to the bus's
-    /// effect, as the engine's voices have them.
-    func applyOcclusion(_ s: inout PlayerState, _ held: borrowing LockHeld) throws {
-        guard let source = s.source, let engine = engineRef else { return }
-        let settings = s.settings
-        try engine.applyEffects(held, to: source, bus: settings.bus, occlusion: settings.occlusion, obstruction: settings.obstruction,
-                                sendLevel: settings.sendLevel)
     }
 }

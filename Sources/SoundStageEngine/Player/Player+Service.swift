@@ -10,7 +10,7 @@ extension Player {
             guard s.status == .playing, let source = s.source else { return }
             if s.appliedBusGain != busGain {
                 s.appliedBusGain = busGain
-                do { try applyGain(&s, busGain: busGain) } catch { report(&s, held, error) }
+                do { try apply(.gain, &s, held) } catch { report(&s, held, error) }
             }
             advanceTweens(&s, held, nowSeconds: now, busGain: busGain)
             guard s.status == .playing, settle(&s, held, source) else {

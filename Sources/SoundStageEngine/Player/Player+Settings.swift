@@ -10,7 +10,7 @@ extension Player {
     }
 
     /// Sets ``volume``, throwing for a value outside 0...1.
-    public func setVolume(_ value: Float) throws { try setSetting(.volume, \.volume, value, "setVolume", Self.volumeRange, apply: applyGain) }
+    public func setVolume(_ value: Float) throws { try setSetting(.volume, \.volume, value, "setVolume", Self.volumeRange, writing: .gain) }
 
     /// Left-right placement of a sound that is not positioned: -1 left, 0 centre, 1 right
     /// (clamped). A mono sound is placed at that angle in front of the listener (constant
@@ -19,7 +19,7 @@ extension Player {
     public var pan: Float { get { settings.pan } set { setClamped(newValue, in: Self.panRange, setPan) } }
 
     /// Sets ``pan``, throwing for a value outside -1...1.
-    public func setPan(_ value: Float) throws { try setSetting(.pan, \.pan, value, "setPan", Self.panRange, apply: applyPan) }
+    public func setPan(_ value: Float) throws { try setSetting(.pan, \.pan, value, "setPan", Self.panRange, writing: .placement) }
 
     /// Playback rate, 0.5...2 (clamped); OpenAL couples rate and pitch, as AVAudioPlayer's
     /// `rate` does not, so 2 plays an octave higher as well as twice as fast.
@@ -29,7 +29,7 @@ extension Player {
     }
 
     /// Sets ``rate``, throwing for a value outside 0.5...2.
-    public func setRate(_ value: Float) throws { try setSetting(.rate, \.rate, value, "setRate", Self.rateRange, apply: applyRate) }
+    public func setRate(_ value: Float) throws { try setSetting(.rate, \.rate, value, "setRate", Self.rateRange, writing: .pitch) }
 
     /// 0 plays once, N plays exactly N+1 times back to back (sample-exact), any negative
     /// number loops until stopped. Takes effect at the next start from idle or stopped.
@@ -106,10 +106,12 @@ extension Player {
         set {
             if let v = newValue, !v.isFinite { return }
             logging {
-                try state.withLockedValue { s in
-                    s.settings.position = newValue
-                    s.tweens.removeAll { $0.kind == .position }
-                    try applyPan(&s)
+                try OpenAL.lock.withLock { held in
+                    try state.withLockedValue(held) { s in
+                        s.settings.position = newValue
+                        s.tweens.removeAll { $0.kind == .position }
+                        try apply(.placement, &s, held)
+                    }
                 }
             }
         }
@@ -121,28 +123,25 @@ extension Player {
     var settings: PlayerSettings { state.withLockedValue { $0.settings } }
 
     /// The one path of the throwing setters: checks `value` against `range` (the error names
-    /// `member` and the setting), cancels the setting's tween, stores it, and applies it to
-    /// the source with the state in hand.
+    /// `member` and the setting), and under the lock, taken once, cancels the setting's
+    /// tween, stores it, and writes the `parts` of the source it changes.
     private func setSetting(_ kind: Tween.Kind, _ setting: WritableKeyPath<PlayerSettings, Float>, _ value: Float, _ member: String,
-                            _ range: ClosedRange<Float>, apply: (inout PlayerState, _ busGain: Float) throws -> Void) throws {
+                            _ range: ClosedRange<Float>, writing parts: SourceSettings.Parts) throws {
         try checkSetting(value, in: range, "\(member)(\(value))", "\(kind)")
-        try keepingEngine {
-            try OpenAL.lock.withLock { held in
-                let busGain = busGain(held)
-                try state.withLockedValue(held) { s in
-                    s.tweens.removeAll { $0.kind == kind }
-                    s.settings[keyPath: setting] = value
-                    try apply(&s, busGain)
-                }
+        try OpenAL.lock.withLock { held in
+            try state.withLockedValue(held) { s in
+                if !s.tweens.isEmpty { s.tweens.removeAll { $0.kind == kind } }
+                s.settings[keyPath: setting] = value
+                try apply(parts, &s, held)
             }
         }
     }
 
     /// Throws ``SoundStageError/Code-swift.struct/invalidArgument`` from `operation` unless
     /// `value` is finite and in `range`: the check of every setter and tween.
-    func checkSetting(_ value: Float, in range: ClosedRange<Float>, _ operation: String, _ what: String) throws {
+    func checkSetting(_ value: Float, in range: ClosedRange<Float>, _ operation: @autoclosure () -> String, _ what: @autoclosure () -> String) throws {
         guard value.isFinite, range.contains(value) else {
-            throw failure(.invalidArgument, operation, "\(what) must be in \(range)")
+            throw failure(.invalidArgument, operation(), "\(what()) must be in \(range)")
         }
     }
 
@@ -164,44 +163,32 @@ extension Player {
         return engineRef?.gain(held, ofBus: bus) ?? 1
     }
 
-    /// Sets the source's gain: the volume times the bus's gain.
-    func applyGain(_ s: inout PlayerState, busGain: Float) throws {
-        s.appliedBusGain = busGain
-        try s.source?.set(.gain, to: s.settings.volume * busGain)
-    }
-
     /// Sets the gain again after the bus's gain changed.
     func refreshGain(_ held: borrowing LockHeld) {
         let busGain = busGain(held)
         state.withLockedValue(held) { s in
-            do { try applyGain(&s, busGain: busGain) } catch { report(&s, held, error) }
+            s.appliedBusGain = busGain
+            do { try apply(.gain, &s, held) } catch { report(&s, held, error) }
         }
     }
 
-    /// Sets the source's pitch from the rate.
-    func applyRate(_ s: inout PlayerState, busGain: Float = 1) throws {
-        try s.source?.set(.pitch, to: s.settings.rate)
+    /// What the player's source takes: its volume times the bus gain last applied, its rate
+    /// as the pitch, placed at ``position`` or by ``pan``, its walls and send level.
+    func sourceSettings(_ s: PlayerState) -> SourceSettings {
+        let p = s.settings
+        return SourceSettings(gain: p.volume * s.appliedBusGain, pitch: p.rate,
+                              placement: p.position.map { .world($0) } ?? .pan(p.pan, channels: sound.channelCount),
+                              occlusion: p.occlusion, obstruction: p.obstruction, sendLevel: p.sendLevel, bus: p.bus)
     }
 
-    /// Places the source: at ``position``, or by ``pan`` in front of the listener.
-    func applyPan(_ s: inout PlayerState, busGain: Float = 1) throws {
+    /// Writes `parts` of the player's settings to its source (before it has one, there is
+    /// nothing to write): the one path of every setter, tween and tick. The effects' filter
+    /// and sends come from the engine's pool, as its voices' do.
+    func apply(_ parts: SourceSettings.Parts, _ s: inout PlayerState, _ held: borrowing LockHeld) throws {
         guard let source = s.source else { return }
-        if let position = s.settings.position {
-            try source.set(.isRelative, to: false)
-            try source.set(.position, to: position)
-            return
-        }
-        let angle = s.settings.pan * .pi / 2
-        try source.set(.isRelative, to: true)
-        if sound.channelCount == 1 {
-            try source.set(.position, to: SIMD3(sin(angle), 0, -cos(angle)))
-        } else {
-            try source.set(.position, to: .zero)
-            if source.context.isExtensionPresent("AL_EXT_STEREO_ANGLES") {
-                let left = min(Float.pi / 2, max(-.pi / 2, .pi / 6 - angle)), right = min(Float.pi / 2, max(-.pi / 2, -.pi / 6 - angle))
-                try source.set(.stereoAngles, to: SIMD2(left, right))
-            }
-        }
+        let settings = sourceSettings(s)
+        let sends = parts.contains(.effects) ? try engineRef?.sends(held, for: settings, in: source.context) : nil
+        try settings.write(parts, to: source, held, sends: sends)
     }
 
     /// Runs a setter whose value is already valid: OpenAL can only refuse it through a bug,

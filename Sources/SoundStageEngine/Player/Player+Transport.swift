@@ -122,15 +122,14 @@ extension Player {
             if s.isEngaged || s.pendingStart != nil {
                 // Fed already: only the bus and its effects may have changed since (a bus
                 // unmuted, an effect or a reverb zone added meanwhile).
-                if s.appliedBusGain != busGain { try applyGain(&s, busGain: busGain) }
-                try applyOcclusion(&s, held)
+                let gainChanged = s.appliedBusGain != busGain
+                s.appliedBusGain = busGain
+                try apply(gainChanged ? [.gain, .effects] : .effects, &s, held)
                 return source
             }
             try feed(&s, source, from: s.startFrame)
-            try applyGain(&s, busGain: busGain)
-            try applyPan(&s)
-            try applyOcclusion(&s, held)
-            try source.set(.pitch, to: s.settings.rate)
+            s.appliedBusGain = busGain
+            try apply([.gain, .pitch, .placement, .effects], &s, held)
             return source
         }
     }

@@ -157,7 +157,7 @@ public struct Voice: Sendable, Hashable, CustomStringConvertible {
         if let position, !position.isFinite {
             throw pool.failure(.invalidArgument, of: "Voice", "setPosition(\(position))", "\(self): the position must be finite")
         }
-        try pool.change(self, "setPosition(_:)", writing: .position) { slot, _ in
+        try pool.change(self, "setPosition(_:)", writing: .placement) { slot, _ in
             slot.positioned = position != nil
             slot.position = position ?? .zero
         }

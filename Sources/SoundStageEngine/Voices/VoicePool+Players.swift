@@ -16,7 +16,7 @@ extension VoicePool {
         try state.withLockedValue(held) { s in
             if !s.isConfigured { try configureByDefault(&s, context: context) }
             let source = try sourceForPlayer(&s, in: context)
-            try resetForPlayer(source)
+            try resetForPlayer(source, held)
             // Over the pool's places now: the weakest voice gives its place up (fading out).
             if s.reals.count + s.sources.lent + (replacing ? 0 : 1) > s.realLimit, let weakest = weakestReal(s) {
                 let w = Int(s.reals[weakest.real].slot)
@@ -53,21 +53,8 @@ extension VoicePool {
     }
 
     /// Sets every property a voice writes back to OpenAL's defaults.
-    private func resetForPlayer(_ source: AudioSource) throws {
-        try source.set(.gain, to: 1)
-        try source.set(.pitch, to: 1)
-        try source.set(.isRelative, to: false)
-        try source.set(.position, to: .zero)
-        try source.set(.velocity, to: .zero)
-        try source.set(.direction, to: .zero)
-        try source.set(.coneInnerAngle, to: 360)
-        try source.set(.coneOuterAngle, to: 360)
-        try source.set(.coneOuterGain, to: 0)
-        try source.set(.referenceDistance, to: 1)
-        try source.set(.maxDistance, to: .greatestFiniteMagnitude)
-        try source.set(.rolloffFactor, to: 1)
-        try source.setDirectFilter(nil)
-        for index in 0..<source.context.auxiliarySends { try source.setSend(index, to: nil) }
+    private func resetForPlayer(_ source: AudioSource, _ held: borrowing LockHeld) throws {
+        try SourceSettings().write(.all, to: source, held, sends: .cleared(sendCount: source.context.auxiliarySends))
     }
 
     /// A player gives its source back (it goes away); the source goes when its last

@@ -97,10 +97,10 @@ extension VoicePool {
                     let w = Int(s.reals[weakest.real].slot)
                     if s.slots.whenVirtual(w) == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
                 }
-                makeReal(&s, i, in: context)
+                makeReal(&s, held, i, in: context)
             }
             let ducking = s.tree.ducking.contains { isUnder(s, Int(slot.bus), Int($0.trigger)) }
-            if ducking { refreshBuses(&s, nowSeconds: nowSeconds) }
+            if ducking { refreshBuses(&s, held, nowSeconds: nowSeconds) }
             return (Voice(pool: self, index: UInt32(i), generation: slot.generation), ducking)
         }
     }

@@ -23,7 +23,7 @@ extension VoicePool {
             s.clockFrame = nowFrame
             let ranked = rank(&s, elapsed: elapsed)
             for i in ranked.ended { end(&s, i, .finished, fade: false) }
-            choose(&s, ranked.chosen, context: context)
+            choose(&s, held, ranked.chosen, context: context)
             // A `.stop` voice that is virtual now (not chosen, or no source for it) ends.
             for i in ranked.stopping where s.slots.isLive(i) && s.slots.real[i] < 0 { end(&s, i, .culled) }
             settleReals(&s, outputFrames: tickSeconds * Double(context.frequency))
@@ -155,7 +155,7 @@ extension VoicePool {
     }
 
     /// Gives the chosen voices sources and takes them from the others (they fade out).
-    private func choose(_ s: inout VoicePoolState, _ chosen: [Int32], context: AudioContext) {
+    private func choose(_ s: inout VoicePoolState, _ held: borrowing LockHeld, _ chosen: [Int32], context: AudioContext) {
         // The usual tick: the chosen are the real ones already.
         if chosen.count == s.reals.count, s.slots.real.withUnsafeBufferPointer({ real in chosen.allSatisfy { real[Int($0)] >= 0 } }) {
             return
@@ -168,7 +168,7 @@ extension VoicePool {
         }
         for i in chosen.map(Int.init) {
             s.chosen[i] = false
-            if s.slots.isLive(i), s.slots.real[i] < 0 { makeReal(&s, i, in: context) }
+            if s.slots.isLive(i), s.slots.real[i] < 0 { makeReal(&s, held, i, in: context) }
         }
     }
 

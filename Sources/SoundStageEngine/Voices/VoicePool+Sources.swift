@@ -8,7 +8,7 @@ extension VoicePool {
     /// source can be had or the sound cannot be fed (the error is kept for the engine to
     /// report); the voice stays virtual.
     @discardableResult
-    func makeReal(_ s: inout VoicePoolState, _ i: Int, in context: AudioContext) -> Bool {
+    func makeReal(_ s: inout VoicePoolState, _ held: borrowing LockHeld, _ i: Int, in context: AudioContext) -> Bool {
         guard s.reals.count < voiceCapacity(s), let source = takeSource(&s, in: context) else { return false }
         guard let sound = s.sounds[Int(s.slots.details[i].sound)].playing else { return false }
         let frames = Int64(max(1, sound.frameCount))
@@ -32,7 +32,7 @@ extension VoicePool {
             s.reals.append(RealVoice(slot: Int32(i), source: source, feed: feed, gain: -1,
                                      loopsInPlace: plays < 0 && feed.isExhausted))
             s.slots.real[i] = Int32(s.reals.count - 1)
-            writeProperties(&s, i)
+            writeSettings(&s, held, i, .all)
             try source.play()
             return true
         } catch {
@@ -214,73 +214,36 @@ extension VoicePool {
         s.sources.made = 0
     }
 
-    /// Writes everything the source mirrors of voice `i`.
-    func writeProperties(_ s: inout VoicePoolState, _ i: Int) {
-        let r = Int(s.slots.real[i])
-        guard r >= 0 else { return }
+    /// Voice `i`'s settings as its source takes them: its volume times its bus's gain,
+    /// placed in the world, at an offset from the listener, or at the listener.
+    func sourceSettings(_ s: VoicePoolState, _ i: Int) -> SourceSettings {
         let slot = s.slots.row(i), details = s.slots.details[i]
-        let source = s.reals[r].source
-        do {
-            try source.set(.pitch, to: slot.pitch)
-            try source.set(.isRelative, to: !slot.positioned || slot.relative)
-            try source.set(.position, to: slot.positioned ? slot.position : .zero)
-            try source.set(.velocity, to: details.velocity)
-            try source.set(.referenceDistance, to: slot.distance.reference)
-            try source.set(.maxDistance, to: slot.distance.maximum)
-            try source.set(.rolloffFactor, to: slot.distance.rolloff)
-            let cone = details.cone ?? VoiceCone(direction: .zero, innerAngle: 360, outerAngle: 360, outerGain: 0)
-            try source.set(.direction, to: cone.direction)
-            try source.set(.coneInnerAngle, to: cone.innerAngle)
-            try source.set(.coneOuterAngle, to: cone.outerAngle)
-            try source.set(.coneOuterGain, to: cone.outerGain)
-            try applyEffects(&s, to: source, bus: slot.bus, occlusion: details.occlusion, obstruction: details.obstruction,
-                             sendLevel: details.sendLevel)
-        } catch {
-            s.errors.append(error)
-        }
-        s.reals[r].gain = -1
-        writeGain(&s, r)
+        let placement: SourcePlacement = slot.positioned && !slot.relative ? .world(slot.position) : .listener(slot.positioned ? slot.position : .zero)
+        return SourceSettings(gain: slot.volume * s.tree.buses[Int(slot.bus)].gain, pitch: slot.pitch, placement: placement,
+                              velocity: details.velocity, distance: slot.distance, cone: details.cone, occlusion: details.occlusion,
+                              obstruction: details.obstruction, sendLevel: details.sendLevel, bus: slot.bus)
     }
 
-    /// Writes real voice `i`'s position alone (it moves every frame), and whether it is
-    /// relative when that changed.
-    func writePosition(_ s: inout VoicePoolState, _ i: Int, relativeChanged: Bool) {
+    /// Writes `parts` of voice `i`'s settings to its source, if it has one: every part when
+    /// it becomes real, the one a change through its handle touched after.
+    func writeSettings(_ s: inout VoicePoolState, _ held: borrowing LockHeld, _ i: Int, _ parts: SourceSettings.Parts) {
         let r = Int(s.slots.real[i])
         guard r >= 0 else { return }
-        do {
-            if relativeChanged { try s.reals[r].source.set(.isRelative, to: !s.slots[.positioned, i] || s.slots[.relative, i]) }
-            try s.reals[r].source.set(.position, to: s.slots.position[i])
-        } catch {
-            s.errors.append(error)
-        }
-    }
-
-    /// Writes one kind of property of real voice `i` to its source.
-    package func write(_ s: inout VoicePoolState, _ i: Int, _ mirrored: Mirrored) {
-        let r = Int(s.slots.real[i])
         let source = s.reals[r].source
+        let settings = sourceSettings(s, i)
         do {
-            switch mirrored {
-            case .position: writePosition(&s, i, relativeChanged: true)
-            case .gain: writeGain(&s, r)
-            case .pitch: try source.set(.pitch, to: s.slots.pitch[i])
-            case .velocity: try source.set(.velocity, to: s.slots.details[i].velocity)
-            case .effects:
-                let details = s.slots.details[i]
-                try applyEffects(&s, to: source, bus: s.slots.bus[i], occlusion: details.occlusion, obstruction: details.obstruction,
-                                 sendLevel: details.sendLevel)
-            }
+            let sends = parts.contains(.effects) ? try sends(&s, for: settings, in: source.context) : nil
+            try settings.write(parts, to: source, held, sends: sends)
         } catch {
             s.errors.append(error)
         }
+        if parts.contains(.gain) { s.reals[r].gain = settings.gain }
     }
 
     /// Writes real voice `r`'s gain (its volume times its bus) when it changed.
-    func writeGain(_ s: inout VoicePoolState, _ r: Int) {
+    func writeGain(_ s: inout VoicePoolState, _ held: borrowing LockHeld, _ r: Int) {
         let i = Int(s.reals[r].slot)
-        let gain = s.slots.volume[i] * s.tree.buses[Int(s.slots.bus[i])].gain
-        guard gain != s.reals[r].gain else { return }
-        do { try s.reals[r].source.set(.gain, to: gain) } catch { s.errors.append(error) }
-        s.reals[r].gain = gain
+        guard s.slots.volume[i] * s.tree.buses[Int(s.slots.bus[i])].gain != s.reals[r].gain else { return }
+        writeSettings(&s, held, i, .gain)
     }
 }

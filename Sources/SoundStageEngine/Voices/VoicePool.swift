@@ -163,27 +163,23 @@ final class VoicePool: Sendable {
         state.withLockedValue { s in liveSlot(s, voice).map { body(s.slots.details[$0]) } }
     }
 
-    /// What a change to a voice touches on its source.
-    enum Mirrored { case position, gain, pitch, velocity, effects }
-
     /// Changes a live voice; a real one's source follows at once, in the one property the
     /// change touched (a voice moved every frame writes its position, not all it has).
-    func change(_ voice: Voice, _ member: String, writing mirrored: Mirrored, _ body: (inout VoiceSlot, inout VoiceDetails) -> Void) throws {
+    func change(_ voice: Voice, _ member: String, writing parts: SourceSettings.Parts, _ body: (inout VoiceSlot, inout VoiceDetails) -> Void) throws {
         try OpenAL.lock.withLock { held in
-            let now = mirrored == .pitch ? engineFrame(held) : nil
+            let now = parts.contains(.pitch) ? engineFrame(held) : nil
             try state.withLockedValue(held) { s in
                 guard let i = liveSlot(s, voice) else { throw endedError(s, voice, member) }
                 let was = (advances: advances(s, i), increment: s.slots.increment[i])
                 var slot = s.slots.row(i)
                 body(&slot, &s.slots.details[i])
                 s.slots.setRow(i, slot)
-                if mirrored == .pitch {
+                if parts.contains(.pitch) {
                     s.slots.increment[i] = s.stepping.increment(ratio: s.slots.details[i].rateRatio, pitch: s.slots.pitch[i])
                     keepTime(&s, i, was: was, nowFrame: now)
                 }
                 s.slots[.needsRank, i] = true
-                guard s.slots.real[i] >= 0 else { return }
-                write(&s, i, mirrored)
+                writeSettings(&s, held, i, parts)
             }
         }
     }
@@ -259,7 +255,7 @@ final class VoicePool: Sendable {
     func setInterrupted(_ held: borrowing LockHeld, _ interrupted: Bool, nowSeconds: Double) {
         state.withLockedValue(held) { s in
             s.interrupted = interrupted
-            refreshBuses(&s, nowSeconds: nowSeconds)
+            refreshBuses(&s, held, nowSeconds: nowSeconds)
         }
     }
 
