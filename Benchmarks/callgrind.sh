@@ -20,7 +20,7 @@ echo "start-up, subtracted below: $base instructions"
 echo
 echo "| workload | SoundStage (instructions) | raw C (instructions) | ratio |"
 echo "|---|---|---|---|"
-workloads="setters setters-batch setters-bulk mix voices"
+workloads="setters setters-batch setters-bulk mix voices volume"
 # Decoding the 5-minute Ogg file, once the full benchmark has made it (make bench).
 [ -f .build/bench-assets/five-minutes.ogg ] && workloads="$workloads decode"
 for w in $workloads; do

@@ -40,9 +40,9 @@ struct TopRanks: ~Copyable {
         indices[b] = i
     }
 
-    /// Whether the entries are a heap yet: they are kept in arrival order until one more
-    /// comes than fits, so a tick with no more candidates than places costs one append each.
-    private var isHeap = false
+    /// The smallest rank kept once every place is taken (nil before): a rank below it can
+    /// no longer get in.
+    private(set) var least: UInt64?
 
     @inline(__always)
     mutating func offer(_ rank: UInt64, slot: Int32) {
@@ -51,17 +51,19 @@ struct TopRanks: ~Copyable {
             ranks[count] = rank
             indices[count] = slot
             count += 1
+            if count == capacity {
+                // Full: a heap from now on (until then, one append each).
+                for p in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(p) }
+                least = ranks[0]
+            }
             return
-        }
-        if !isHeap {
-            for p in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(p) }
-            isHeap = true
         }
         // Full: the newcomer must beat the smallest kept.
         guard ranks[0] < rank || (ranks[0] == rank && indices[0] > slot) else { return }
         ranks[0] = rank
         indices[0] = slot
         siftDown(0)
+        least = ranks[0]
     }
 
     /// Moves entry `p` down to its place in the min-heap.

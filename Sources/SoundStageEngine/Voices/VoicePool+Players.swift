@@ -18,7 +18,7 @@ extension VoicePool {
             let source = try sourceForPlayer(&s, in: context)
             try resetForPlayer(source, held)
             // Over the pool's places now: the weakest voice gives its place up (fading out).
-            if s.reals.count + s.sources.lent + (replacing ? 0 : 1) > s.realLimit, let weakest = weakestReal(s) {
+            if s.reals.count + s.sources.lent + (replacing ? 0 : 1) > s.realLimit, let weakest = weakestReal(&s) {
                 let w = Int(s.reals[weakest.real].slot)
                 if s.slots.whenVirtual(w) == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
             }
@@ -41,7 +41,7 @@ extension VoicePool {
             try fading.setBuffer(nil)
             return fading
         }
-        if let weakest = weakestReal(s) {
+        if let weakest = weakestReal(&s) {
             let w = Int(s.reals[weakest.real].slot)
             if s.slots.whenVirtual(w) == .stop { end(&s, w, .culled, fade: false) } else { makeVirtual(&s, w, fade: false) }
             if let spare = s.sources.spare.popLast() {

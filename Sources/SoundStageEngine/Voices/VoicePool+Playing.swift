@@ -60,7 +60,7 @@ extension VoicePool {
             slot.rank = Audibility.rank(priority: slot.priority, audibility: audibility, pinned: slot.isPinned)
 
             let audible = slot.isPinned || slot.audibility >= s.configuration.audibilityFloor
-            let weakest = weakestReal(s)
+            let weakest = weakestReal(&s)
             let bus = s.tree.buses[Int(slot.bus)]
             let waits = s.interrupted || bus.isPausedInTree
             let becomesReal = audible && !waits && !bus.isMutedInTree
@@ -74,7 +74,7 @@ extension VoicePool {
                 victims.append(victim)
             }
             if s.live - victims.count >= s.configuration.maxVoices {
-                guard let victim = weakestVoice(s, except: victims), s.slots.rank[victim] < slot.rank else { return refuse(.poolFull) }
+                guard let victim = weakestVoice(s, except: victims), rankNow(s, victim) < slot.rank else { return refuse(.poolFull) }
                 victims.append(victim)
             }
             for victim in victims { end(&s, victim, .stolen) }
@@ -93,7 +93,7 @@ extension VoicePool {
             s.tree.buses[Int(slot.bus)].playingVoices += 1
             s.live += 1
             if becomesReal {
-                if s.reals.count >= voiceCapacity(s), let weakest = weakestReal(s) {
+                if s.reals.count >= voiceCapacity(s), let weakest = weakestReal(&s) {
                     let w = Int(s.reals[weakest.real].slot)
                     if s.slots.whenVirtual(w) == .stop { end(&s, w, .culled) } else { makeVirtual(&s, w, fade: true) }
                 }
@@ -106,23 +106,36 @@ extension VoicePool {
     }
 
     /// The real voice ranked lowest (pinned ones are never displaced).
-    func weakestReal(_ s: VoicePoolState) -> (real: Int, rank: UInt64)? {
+    func weakestReal(_ s: inout VoicePoolState) -> (real: Int, rank: UInt64)? {
+        if let found = s.weakestRealFound { return found }
         var best: (real: Int, rank: UInt64)?
         for r in s.reals.indices {
             let i = Int(s.reals[r].slot)
             if s.slots[.pinned, i] { continue }
             if best == nil || s.slots.rank[i] < best!.rank { best = (r, s.slots.rank[i]) }
         }
+        s.weakestRealFound = .some(best)
         return best
     }
 
     /// The live, unpinned voice ranked lowest (the first stolen), other than `excluded`.
     private func weakestVoice(_ s: VoicePoolState, except excluded: [Int]) -> Int? {
         var best: Int?
+        var least = UInt64.max
         for i in s.slots.indices where s.slots.isLive(i) && !s.slots[.pinned, i] && !excluded.contains(i) {
-            if best == nil || s.slots.rank[i] < s.slots.rank[best!] { best = i }
+            let rank = rankNow(s, i)
+            if best == nil || rank < least { (best, least) = (i, rank) }
         }
         return best
+    }
+
+    /// Voice `i`'s rank: as the last tick worked it out, or worked out now for a voice the
+    /// tick left unknown (it could not reach a source then).
+    func rankNow(_ s: VoicePoolState, _ i: Int) -> UInt64 {
+        guard s.slots[.rankUnknown, i] else { return s.slots.rank[i] }
+        let slot = s.slots.row(i), bus = s.tree.buses[Int(slot.bus)]
+        let audibility = bus.isMutedInTree ? 0 : Audibility.of(slot, cone: s.slots.details[i].cone, busGain: bus.gain, listener: s.listener)
+        return Audibility.rank(priority: slot.priority, audibility: audibility, pinned: slot.isPinned)
     }
 
     /// The instance of a sound at its limit that makes room for `newcomer`; nil refuses the
@@ -132,7 +145,7 @@ extension VoicePool {
         switch policy {
         case .refuse: return nil
         case .stealOldest: return voices.min { s.slots.details[$0].startFrame < s.slots.details[$1].startFrame }
-        case .stealQuietest: return voices.min { s.slots.rank[$0] < s.slots.rank[$1] }
+        case .stealQuietest: return voices.min { rankNow(s, $0) < rankNow(s, $1) }
         }
     }
 

@@ -80,6 +80,7 @@ extension VoicePool {
                 }
         } }
         ranking.chosen = top.slots
+        s.weakestRealFound = nil   // the real voices' ranks moved
         return ranking
     }
 
@@ -125,7 +126,7 @@ extension VoicePool {
             let busBits = buses[bus]
             if flags.contains(.paused) || busBits.contains(.waiting) {
                 v.rank[i] = v.tier[i]
-                v.flags[i] = flags.union(.needsRank)
+                v.flags[i] = flags.union(.needsRank).subtracting(.rankUnknown)
                 continue
             }
             let real = v.real[i] >= 0
@@ -139,12 +140,21 @@ extension VoicePool {
             let muted = busBits.contains(.muted)
             var rank = v.rank[i]
             if inputs.everyone || flags.contains(.needsRank) {
+                // Most voices of a crowded pool rank far below the last place: when this one
+                // surely does, its audibility is left until it is asked for.
+                if !muted, let least = top.least,
+                   Law.cannotReach(tier: v.tier[i], gain: v.gain[i] * gains[bus], flags: flags, position: v.position[i],
+                                   distance: v.distance[i], listener: listener, least: least) {
+                    v.flags[i] = flags.union([.needsRank, .rankUnknown])
+                    if flags.contains(.stopsWhenVirtual) { ranking.stopping.append(i) }
+                    continue
+                }
                 let cone = flags.contains(.hasCone) ? v.details[i].cone : nil
                 let audibility = muted ? 0 : Audibility.of(gain: v.gain[i] * gains[bus], flags: flags, position: v.position[i],
                                                            distance: v.distance[i], cone: cone, listener: listener)
                 rank = v.tier[i] | UInt64(audibility.bitPattern)
                 v.rank[i] = rank
-                v.flags[i] = flags.subtracting(.needsRank)
+                v.flags[i] = flags.subtracting([.needsRank, .rankUnknown])
             }
             guard !muted else { continue }
             if Float(bitPattern: UInt32(truncatingIfNeeded: rank)) >= inputs.floor || flags.contains(.pinned) {

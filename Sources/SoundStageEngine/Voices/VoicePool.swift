@@ -19,7 +19,13 @@ struct VoicePoolState {
     var freeSlots: [Int32] = []
     var freeHead = 0
     var live = 0
-    var reals: [RealVoice] = []
+    var reals: [RealVoice] = [] {
+        didSet { weakestRealFound = nil }
+    }
+    /// What ``VoicePool/weakestReal(_:)`` last found (`.some(nil)`: no real voice may be
+    /// displaced); nil once a voice became real or virtual, or the tick ranked them again. A
+    /// crowded pool's plays mostly lose to the weakest real voice, and change nothing.
+    var weakestRealFound: (real: Int, rank: UInt64)??
     /// The sources held: spare, leaving, lent, and the filters they share.
     var sources = SourcePool()
     /// The reverb zones and their slot.

@@ -23,6 +23,10 @@ struct VoiceFlags: OptionSet {
     static let pausesWhenVirtual = VoiceFlags(rawValue: 1 << 7)
     /// ``WhenVirtual/stop``: it ends rather than stay virtual.
     static let stopsWhenVirtual = VoiceFlags(rawValue: 1 << 8)
+    /// Its rank was not worked out at the last tick: it could not reach a source (see
+    /// ``DistanceLaw/cannotReach(tier:gain:flags:position:distance:listener:least:)``), and
+    /// ``VoicePool/rankNow(_:_:)`` works it out when asked.
+    static let rankUnknown = VoiceFlags(rawValue: 1 << 9)
 
     /// The bits of `whenVirtual`.
     static func of(_ whenVirtual: WhenVirtual) -> VoiceFlags {

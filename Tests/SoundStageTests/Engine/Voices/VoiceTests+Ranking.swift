@@ -52,6 +52,59 @@ struct VoiceRankingTests {
         #expect(side.isReal && !facing.isReal && side.position == [0.5, 0, 0])
     }
 
+    @Test("a crowded pool makes real the most audible voices by OpenAL's formula, whatever their reference, rolloff, maximum and priority, and steals the least audible of all")
+    func crowdedPoolMatchesTheFormula() throws {
+        // Most of these voices rank far below the last place: the tick skips working out
+        // their audibility when a bound says they cannot get in. What it chooses, and what a
+        // full pool steals, must be what the exact formula says.
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let count = 2_000, real = 16
+        try engine.configureVoices(VoiceConfiguration(realVoices: real, maxVoices: count))
+        let tone = try EngineRig.sine(engine, amplitude: 0.1, seconds: 0.5)
+        var seed: UInt32 = 7
+        func uniform(_ range: ClosedRange<Float>) -> Float {
+            seed = seed &* 1_103_515_245 &+ 12_345
+            return range.lowerBound + (range.upperBound - range.lowerBound) * Float(seed >> 8) / Float(1 << 24)
+        }
+        struct Expected { let voice: Voice; let position: SIMD3<Float>; let volume: Float; let options: VoiceOptions; let priority: Int }
+        var all: [Expected] = []
+        for k in 0..<count {
+            let reference = uniform(0.25...6), rolloff = k % 7 == 0 ? 0 : uniform(0...4)
+            let maximum = k % 2 == 0 ? Float.greatestFiniteMagnitude : reference + uniform(0...80)
+            let options = VoiceOptions(referenceDistance: reference, maxDistance: maximum, rolloffFactor: rolloff, isRelative: k % 5 == 0)
+            let position = SIMD3<Float>(uniform(-60...60), 0, uniform(-60...60)), volume = uniform(0.05...1)
+            let priority = k % 400 == 0 ? 200 : 128
+            let voice = try engine.play(tone, at: position, volume: volume, priority: priority, loops: -1, options: options)
+            all.append(Expected(voice: voice, position: position, volume: volume, options: options, priority: priority))
+        }
+        // OpenAL's inverse clamped distance gain, as the test computes it (not the engine's code).
+        func rank(_ e: Expected, listener l: SIMD3<Float>) -> UInt64 {
+            let from = e.options.isRelative ? SIMD3<Float>.zero : l
+            let dx = from.x - e.position.x, dy = from.y - e.position.y, dz = from.z - e.position.z
+            let ref = e.options.referenceDistance, maximum = e.options.maxDistance, rolloff = e.options.rolloffFactor
+            let d = min(max((dx * dx + dy * dy + dz * dz).squareRoot(), ref), maximum)
+            let denominator = ref + rolloff * (d - ref)
+            let audibility = min(1, max(0, e.volume * (denominator > 0 ? ref / denominator : 1)))
+            return UInt64(e.priority) << 32 | UInt64(audibility.bitPattern)
+        }
+        for round in 0..<30 {
+            let listener = SIMD3<Float>(uniform(-40...40), 0, uniform(-40...40))
+            try engine.listener.set(.position, to: listener)
+            _ = try engine.render(frames: 480)
+            let expected = Set(all.sorted { rank($0, listener: listener) > rank($1, listener: listener) }.prefix(real).map(\.voice))
+            let got = Set(all.map(\.voice).filter(\.isReal))
+            let same = got == expected
+            #expect(same, "round \(round): \(got.subtracting(expected).count) real that should not be, \(expected.subtracting(got).count) missing")
+        }
+        // The pool is full: a newcomer steals the least audible voice of all, the skipped included.
+        let listener = engine.listener.get(.position)
+        let weakest = all.min { rank($0, listener: listener) < rank($1, listener: listener) }!
+        let newcomer = try engine.play(tone, at: listener + [0, 0, -1], loops: -1)
+        #expect(newcomer.isValid && weakest.voice.status == .ended(.stolen), "the weakest is \(weakest.voice.status)")
+        #expect(all.filter { $0.voice.status == .ended(.stolen) }.count == 1)
+    }
+
     @Test("ducking lowers voices on the target bus by the rule's depth while an audible line plays on the trigger")
     func duckingUnderAudibleLine() throws {
         let engine = try EngineRig.offline()
