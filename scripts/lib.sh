@@ -63,3 +63,30 @@ stop_pulse() {
     if [ "${SOUNDSTAGE_STARTED_PULSE:-0}" = 1 ]; then pulseaudio --kill >/dev/null 2>&1 || true; fi
     if [ -n "${SOUNDSTAGE_MADE_XDG:-}" ]; then rm -rf "$SOUNDSTAGE_MADE_XDG"; fi
 }
+
+# OpenAL Soft 1.23.1 (Ubuntu 24.04 LTS's), for running the tests against it beside Debian's
+# 1.19.1: the library in PyPI's `cyal` 0.4.5 wheel (soname libopenal.so.1), downloaded once
+# into .build/openal-1.23.1 and loaded through LD_LIBRARY_PATH; nothing is installed
+# system-wide. Prints the folder to put first on LD_LIBRARY_PATH.
+openal_1_23_dir() {
+    local dir=.build/openal-1.23.1
+    if [ ! -e "$dir/libopenal.so.1" ]; then
+        command -v python3 >/dev/null 2>&1 || ensure_packages python3
+        python3 -m pip --version >/dev/null 2>&1 || ensure_packages python3-pip
+        local wheel
+        wheel=$(mktemp -d)
+        echo "==> fetching OpenAL Soft 1.23.1 (PyPI cyal 0.4.5)" >&2
+        python3 -m pip download cyal==0.4.5 --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 \
+            --python-version 3.11 -d "$wheel" -q >&2
+        mkdir -p "$dir"
+        python3 - "$wheel"/cyal-0.4.5-*.whl "$dir" <<'PY'
+import sys, zipfile
+wheel, out = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(wheel) as z:
+    with open(out + "/libopenal.so.1", "wb") as f:
+        f.write(z.read("cyal/libopenal.so.1.23.1"))
+PY
+        rm -rf "$wheel"
+    fi
+    (cd "$dir" && pwd)
+}

@@ -35,7 +35,7 @@ func close(_ engine: inout AudioEngine?) {
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List output and capture devices, the defaults, HRTF sets and extensions.")
+        abstract: "List output and capture devices, the defaults, the OpenAL in use, HRTF sets and extensions.")
 
     @Flag(help: "Also open the default output device, and fail if it does not open.")
     var open = false
@@ -54,6 +54,7 @@ struct Devices: ParsableCommand {
             let hrtfs = loopback.availableHRTFs
             print("HRTF sets: \(hrtfs.isEmpty ? "(none)" : hrtfs.joined(separator: ", "))")
             let context = try AudioContext(device: loopback)
+            print("OpenAL: \(context.version)")
             print("AL extensions: \(context.extensions.joined(separator: " "))")
             print("Resamplers: \(context.resamplers.joined(separator: ", "))")
         } catch {

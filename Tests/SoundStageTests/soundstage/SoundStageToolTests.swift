@@ -53,6 +53,15 @@ struct SoundStageToolTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test("soundstage devices names the OpenAL it runs on: the one this process loaded (scripts/test.sh --openal 1.23 swaps it)")
+    func devicesNameTheOpenAL() throws {
+        let tool = try #require(ToolRunner.soundstage)
+        let out = try ToolRunner.run(tool, ["devices"], environment: ["ALSOFT_DRIVERS": "null"])
+        let version = try AudioContext(device: try AudioDevice.openLoopback()).version
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(version.hasPrefix("1.1 ALSOFT 1.") && out.stdout.contains("OpenAL: \(version)\n"), "\(version): \(out.stdout)")
+    }
+
     @Test("soundstage effects lists EFX, the effect types, filters, HRTF sets and the 113 reverb presets")
     func effects() throws {
         let tool = try #require(ToolRunner.soundstage)
