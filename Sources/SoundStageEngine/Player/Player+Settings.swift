@@ -186,9 +186,7 @@ extension Player {
     /// and sends come from the engine's pool, as its voices' do.
     func apply(_ parts: SourceSettings.Parts, _ s: inout PlayerState, _ held: borrowing LockHeld) throws {
         guard let source = s.source else { return }
-        let settings = sourceSettings(s)
-        let sends = parts.contains(.effects) ? try engineRef?.sends(held, for: settings, in: source.context) : nil
-        try settings.write(parts, to: source, held, sends: sends)
+        try sourceSettings(s).write(parts, to: source, held) { try engineRef?.sends(held, for: $0, in: source.context) }
     }
 
     /// Runs a setter whose value is already valid: OpenAL can only refuse it through a bug,

@@ -40,9 +40,12 @@ struct SourceSettings {
     }
 
     /// Writes `parts` of the settings to `source`, under the gateway's lock the caller holds
-    /// (`held`), in one context scope. `sends` (the objects the effects part uses, from the
-    /// pool) is needed only for `.effects`; without them the effects are left as they are.
-    func write(_ parts: Parts, to source: AudioSource, _ held: borrowing LockHeld, sends: SourceSends? = nil) throws {
+    /// (`held`), in one context scope; then, for `.effects`, the filter and sends that `sends`
+    /// finds for them (the pool's objects; nil leaves the effects as they are). The properties
+    /// are on the source before the effects are looked for, so a failure there (OpenAL out
+    /// of filters) leaves the sound heard, dry.
+    func write(_ parts: Parts, to source: AudioSource, _ held: borrowing LockHeld,
+               sends: (SourceSettings) throws -> SourceSends? = { _ in nil }) throws {
         try source.withCheckedWrites(held) { scope in
             if parts.contains(.gain) { source.commit(.gain, gain, in: scope) }
             if parts.contains(.pitch) { source.commit(.pitch, pitch, in: scope) }
@@ -59,7 +62,7 @@ struct SourceSettings {
                 source.commit(.coneOuterGain, cone.outerGain, in: scope)
             }
         }
-        if parts.contains(.effects), let sends { try sends.write(to: source) }
+        if parts.contains(.effects), let sends = try sends(self) { try sends.write(to: source) }
     }
 
     private func writePlacement(to source: AudioSource, in scope: borrowing ALScope) {

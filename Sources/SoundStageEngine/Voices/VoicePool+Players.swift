@@ -54,7 +54,7 @@ extension VoicePool {
 
     /// Sets every property a voice writes back to OpenAL's defaults.
     private func resetForPlayer(_ source: AudioSource, _ held: borrowing LockHeld) throws {
-        try SourceSettings().write(.all, to: source, held, sends: .cleared(sendCount: source.context.auxiliarySends))
+        try SourceSettings().write(.all, to: source, held) { _ in .cleared(sendCount: source.context.auxiliarySends) }
     }
 
     /// A player gives its source back (it goes away); the source goes when its last

@@ -232,8 +232,7 @@ extension VoicePool {
         let source = s.reals[r].source
         let settings = sourceSettings(s, i)
         do {
-            let sends = parts.contains(.effects) ? try sends(&s, for: settings, in: source.context) : nil
-            try settings.write(parts, to: source, held, sends: sends)
+            try settings.write(parts, to: source, held) { try sends(&s, for: $0, in: source.context) }
         } catch {
             s.errors.append(error)
         }
