@@ -39,49 +39,59 @@ extension AudioEngine {
     @discardableResult
     public func play(_ sound: Sound, at position: SIMD3<Float>? = nil, volume: Float = 1, pitch: Float = 1, priority: Int = 128,
                      loops: Int = 0, bus: Bus? = nil, options: VoiceOptions = VoiceOptions()) throws -> Voice {
-        let member = "play(\(sound.label))"
-        try checkVoice(position: position, volume: volume, pitch: pitch, priority: priority, loops: loops, bus: bus, options: options, member)
-        try sound.checkPlayable(on: device, member)
+        // Named in an error only: a play that goes ahead builds no string.
+        func member() -> String { "play(\(sound.label))" }
+        try checkVoice(position: position, volume: volume, pitch: pitch, priority: priority, loops: loops, bus: bus, options: options, member())
+        try sound.checkPlayable(on: device, member())
         let request = VoiceRequest(position: position, volume: volume, pitch: pitch, priority: UInt8(priority),
                                    plays: loops < 0 ? -1 : loops + 1, bus: (bus ?? effectsBus).index, options: options)
         return try OpenAL.lock.withLock { held in
-            try checkNotShutDown(member)
+            try checkNotShutDown(member())
             if isInterrupted(held) {
-                throw failure(.invalidState, member, "the audio is interrupted; voices and players play again when the interruption ends")
+                throw failure(.invalidState, member(), "the audio is interrupted; voices and players play again when the interruption ends")
             }
-            let (voice, ducking) = try voices.play(held, sound, request, context: context, nowFrame: mixerFrame(held),
-                                                   nowSeconds: currentTime)
+            let context = self.context
+            let frame = mixerFrame(held)
+            // Offline the engine's clock is the frames rendered: the same read serves both.
+            let seconds = isOffline ? Double(frame) / Double(context.frequency) : currentTime
+            let (voice, ducking) = try voices.play(held, sound, request, context: context, nowFrame: frame, nowSeconds: seconds)
             if ducking { busesChanged(held) }
             return voice
         }
     }
 
     private func checkVoice(position: SIMD3<Float>?, volume: Float, pitch: Float, priority: Int, loops: Int, bus: Bus?,
-                            options: VoiceOptions, _ member: String) throws {
-        var problems: [String] = []
-        if let position, !position.isFinite { problems.append("the position must be finite") }
-        if !volume.isFinite || !Voice.volumeRange.contains(volume) { problems.append("the volume must be in \(Voice.volumeRange)") }
-        if !pitch.isFinite || !Voice.pitchRange.contains(pitch) { problems.append("the pitch must be in \(Voice.pitchRange)") }
-        if !Voice.priorityRange.contains(priority) { problems.append("the priority must be in \(Voice.priorityRange)") }
-        if !Voice.loopsRange.contains(loops) { problems.append("loops must be -1 (forever) or 0...\(Voice.loopsRange.upperBound), got \(loops)") }
-        if let bus, bus.pool !== voices { problems.append("\(bus) belongs to another engine") }
-        let distances = [options.referenceDistance, options.maxDistance, options.rolloffFactor]
-        if distances.contains(where: { !$0.isFinite || $0 < 0 }) {
-            problems.append("the reference distance, maximum distance and rolloff must be finite and not negative")
+                            options: VoiceOptions, _ member: @autoclosure () -> String) throws {
+        if let problem = voiceProblem(position: position, volume: volume, pitch: pitch, priority: priority, loops: loops, bus: bus,
+                                      options: options) {
+            throw failure(.invalidArgument, member(), problem)
+        }
+    }
+
+    /// What is wrong with a play's arguments (the first thing found), nil when nothing is.
+    private func voiceProblem(position: SIMD3<Float>?, volume: Float, pitch: Float, priority: Int, loops: Int, bus: Bus?,
+                              options: VoiceOptions) -> String? {
+        if let position, !position.isFinite { return "the position must be finite" }
+        if !volume.isFinite || !Voice.volumeRange.contains(volume) { return "the volume must be in \(Voice.volumeRange)" }
+        if !pitch.isFinite || !Voice.pitchRange.contains(pitch) { return "the pitch must be in \(Voice.pitchRange)" }
+        if !Voice.priorityRange.contains(priority) { return "the priority must be in \(Voice.priorityRange)" }
+        if !Voice.loopsRange.contains(loops) { return "loops must be -1 (forever) or 0...\(Voice.loopsRange.upperBound), got \(loops)" }
+        if let bus, bus.pool !== voices { return "\(bus) belongs to another engine" }
+        func bad(_ distance: Float) -> Bool { !distance.isFinite || distance < 0 }
+        if bad(options.referenceDistance) || bad(options.maxDistance) || bad(options.rolloffFactor) {
+            return "the reference distance, maximum distance and rolloff must be finite and not negative"
         }
         if let cone = options.cone {
             if !cone.direction.isFinite || !(0...360).contains(cone.innerAngle) || !(0...360).contains(cone.outerAngle)
                 || !(0...1).contains(cone.outerGain) {
-                problems.append("a cone needs a finite direction, angles in 0...360 and an outer gain in 0...1")
+                return "a cone needs a finite direction, angles in 0...360 and an outer gain in 0...1"
             }
         }
         if let v = options.variation {
-            let ranges = [v.pitch, v.volume]
-            if ranges.contains(where: { !$0.lowerBound.isFinite || !$0.upperBound.isFinite || $0.lowerBound <= 0 }) {
-                problems.append("variation factors must be finite and above 0")
-            }
+            func bad(_ range: ClosedRange<Float>) -> Bool { !range.lowerBound.isFinite || !range.upperBound.isFinite || range.lowerBound <= 0 }
+            if bad(v.pitch) || bad(v.volume) { return "variation factors must be finite and above 0" }
         }
-        if let problem = problems.first { throw failure(.invalidArgument, member, problem) }
+        return nil
     }
 
     /// Sets the limits and variation for every later play of `sound` (see ``VoiceRules``).

@@ -189,8 +189,8 @@ public final class AudioEngine: Sendable {
     public var isShutDown: Bool { shutDown.load(ordering: .acquiring) }
 
     /// Throws ``SoundStageError/Code-swift.struct/deviceClosed`` once the engine is shut down.
-    func checkNotShutDown(_ member: String) throws {
-        if isShutDown { throw failure(.deviceClosed, member, "the engine was shut down and its device closed; make a new AudioEngine") }
+    func checkNotShutDown(_ member: @autoclosure () -> String) throws {
+        if isShutDown { throw failure(.deviceClosed, member(), "the engine was shut down and its device closed; make a new AudioEngine") }
     }
 
     private func stopAll() {

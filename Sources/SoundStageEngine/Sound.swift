@@ -174,15 +174,15 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// Throws ``SoundStageError/Code-swift.struct/wrongContext`` unless the sound can play on
     /// `device`: a streamed sound, or a loaded one whose buffer is there or on a device this
     /// one took over from.
-    func checkPlayable(on device: AudioDevice, _ member: String) throws {
+    func checkPlayable(on device: AudioDevice, _ member: @autoclosure () -> String) throws {
         guard let buffer else { return }
-        try checkPlayable(buffer, on: device, member)
+        try checkPlayable(buffer, on: device, member())
     }
 
     /// The same for the sound's buffer in hand (inside its lock).
-    private func checkPlayable(_ buffer: AudioBuffer, on device: AudioDevice, _ member: String) throws {
+    private func checkPlayable(_ buffer: AudioBuffer, on device: AudioDevice, _ member: @autoclosure () -> String) throws {
         guard buffer.context.device !== device, !DeviceSuccession.leads(from: buffer.context.device, to: device) else { return }
-        throw failure(.wrongContext, member, "its buffer is on another device (\(buffer.context.device)) than the one it is played on (\(device)); make the sound with the engine that plays it")
+        throw failure(.wrongContext, member(), "its buffer is on another device (\(buffer.context.device)) than the one it is played on (\(device)); make the sound with the engine that plays it")
     }
 
     /// Whether the sound is streamed from its file as it plays.

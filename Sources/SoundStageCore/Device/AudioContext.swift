@@ -104,6 +104,9 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         self.handle = handle
         self.id = id
         self.attributesInEffect = created.1
+        // Read on every play and tick: kept, not looked up in the attributes each time.
+        self.frequency = Int(created.1[ALC_FREQUENCY] ?? 0)
+        self.auxiliarySends = Int(created.1[ALC_MAX_AUXILIARY_SENDS] ?? 0)
         self.extensions = strings.0.split(separator: " ").map(String.init)
         self.extensionSet = Set(extensions)
         // OpenAL Soft 1.19 grants at least 256 sources in all whatever is asked for; the
@@ -165,10 +168,10 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     public var hasEFX: Bool { device.isExtensionPresent("ALC_EXT_EFX") }
 
     /// The auxiliary effect sends each source has in this context (granted, not asked for).
-    public var auxiliarySends: Int { Int(attributesInEffect[ALC_MAX_AUXILIARY_SENDS] ?? 0) }
+    public let auxiliarySends: Int
 
     /// The output sample rate in effect.
-    public var frequency: Int { Int(attributesInEffect[ALC_FREQUENCY] ?? 0) }
+    public let frequency: Int
     /// The mixer refresh rate in effect; 0 on a loopback device, which mixes only when asked
     /// to render.
     public var refresh: Int { Int(attributesInEffect[ALC_REFRESH] ?? 0) }

@@ -45,18 +45,19 @@ extension AudioSource {
     ///   ``SoundStageError/Code-swift.struct/wrongContext`` for a slot or filter of another
     ///   context.
     public func setSend(_ index: Int, to slot: EffectSlot?, filter: AudioFilter? = nil) throws {
-        let member = "setSend(\(index), to:filter:)"
+        // Built only for an error: a voice becoming real sets its sends.
+        func member() -> String { "setSend(\(index), to:filter:)" }
         let granted = context.auxiliarySends
         guard (0..<granted).contains(index) else {
-            throw failure(.invalidArgument, member, "the context grants \(granted) auxiliary sends per source (0..<\(granted)); ask for more with ContextAttributes(auxiliarySends:)")
+            throw failure(.invalidArgument, member(), "the context grants \(granted) auxiliary sends per source (0..<\(granted)); ask for more with ContextAttributes(auxiliarySends:)")
         }
-        if let slot, slot.context !== context { throw failure(.wrongContext, member, "\(slot) belongs to \(slot.context), not \(context)") }
-        if let filter, filter.context !== context { throw failure(.wrongContext, member, "\(filter) belongs to \(filter.context), not \(context)") }
+        if let slot, slot.context !== context { throw failure(.wrongContext, member(), "\(slot) belongs to \(slot.context), not \(context)") }
+        if let filter, filter.context !== context { throw failure(.wrongContext, member(), "\(filter) belongs to \(filter.context), not \(context)") }
         // The same slot and filter already there: nothing to send to OpenAL again.
         let current = effectLinks.withLock { $0.sends[index] }
         if current?.slot === slot, current?.filter === filter { return }
         try OpenAL.withContext(handle) { scope in
-            try scope.call(Self.operationName(member), on: description) {
+            try scope.call(Self.operationName(member()), on: description) {
                 alSource3i(name, AL_AUXILIARY_SEND_FILTER, ALint(bitPattern: slot?.name ?? 0), ALint(index), ALint(bitPattern: filter?.name ?? 0))
             }
         }

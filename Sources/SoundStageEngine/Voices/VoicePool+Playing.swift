@@ -61,11 +61,11 @@ extension VoicePool {
 
             let audible = slot.isPinned || slot.audibility >= s.configuration.audibilityFloor
             let weakest = weakestReal(&s)
-            let bus = s.tree.buses[Int(slot.bus)]
-            let waits = s.interrupted || bus.isPausedInTree
-            let becomesReal = audible && !waits && !bus.isMutedInTree
+            let busMuted = s.tree.buses[Int(slot.bus)].isMutedInTree
+            let waits = s.interrupted || s.tree.buses[Int(slot.bus)].isPausedInTree
+            let becomesReal = audible && !waits && !busMuted
                 && (s.reals.count < voiceCapacity(s) || weakest.map { $0.rank < slot.rank } ?? false)
-            if !becomesReal, slot.whenVirtual == .stop, !bus.isMutedInTree, !waits { return refuse(.wouldStartVirtual) }
+            if !becomesReal, slot.whenVirtual == .stop, !busMuted, !waits { return refuse(.wouldStartVirtual) }
             // Whom the play would steal, found before anyone is stolen: a refused play
             // takes nothing.
             var victims: [Int] = []
@@ -86,7 +86,7 @@ extension VoicePool {
             slot.flags.remove(.needsRank)
             s.slots.setRow(i, slot)
             s.slots.details[i] = details
-            s.sounds[entry].playing = sound
+            if s.sounds[entry].playing !== sound { s.sounds[entry].playing = sound }
             s.slots.details[i].soundPosition = Int32(s.sounds[entry].voices.count)
             s.sounds[entry].voices.append(Int32(i))
             s.sounds[entry].lastStart = nowSeconds
@@ -151,16 +151,22 @@ extension VoicePool {
 
     /// The sound's entry, made on its first play (or rules).
     func register(_ s: inout VoicePoolState, _ sound: Sound) -> Int {
+        // A sound played again while its voices play (a drum, footsteps): its entry holds
+        // it, so no lookup.
+        if let last = s.lastSound, s.sounds[last].playing === sound { return last }
         let key = ObjectIdentifier(sound)
+        let entry: Int
         if let i = s.soundIndex[key] {
-            if s.sounds[Int(i)].sound === sound { return Int(i) }
+            entry = Int(i)
             // A new sound where one that is gone was (it had no voices left): its place.
-            s.sounds[Int(i)] = SoundEntry(sound: sound, label: sound.label)
-            return Int(i)
+            if s.sounds[entry].sound !== sound { s.sounds[entry] = SoundEntry(sound: sound, label: sound.label) }
+        } else {
+            s.sounds.append(SoundEntry(sound: sound, label: sound.label))
+            entry = s.sounds.count - 1
+            s.soundIndex[key] = Int32(entry)
         }
-        s.sounds.append(SoundEntry(sound: sound, label: sound.label))
-        s.soundIndex[key] = Int32(s.sounds.count - 1)
-        return s.sounds.count - 1
+        s.lastSound = entry
+        return entry
     }
 
     /// Sets the pool's size from `configuration` and what `context` grants.

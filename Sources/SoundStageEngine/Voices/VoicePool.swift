@@ -32,6 +32,8 @@ struct VoicePoolState {
     var zones = ReverbZonesState()
     var sounds: [SoundEntry] = []
     var soundIndex: [ObjectIdentifier: Int32] = [:]
+    /// The entry of the sound played last (see ``VoicePool/register(_:_:)``).
+    var lastSound: Int?
     /// The buses and the ducking rules between them.
     var tree = BusTree()
     var generator = SeededGenerator(seed: 0)

@@ -56,6 +56,7 @@ struct VoiceDistance {
 /// A voice as a whole (to start one, or to change one by its handle) is a ``VoiceSlot``,
 /// read with ``row(_:)`` and written with ``setRow(_:_:)``.
 struct VoiceTable {
+    /// The slots in use (free or playing); the lanes may hold more, not yet used.
     private(set) var count = 0
     var flags: [VoiceFlags] = []
     var bus: [Int32] = []
@@ -90,26 +91,34 @@ struct VoiceTable {
 
     var indices: Range<Int> { 0..<count }
 
-    /// Adds a free slot.
+    /// Adds a free slot. The lanes grow by a block of slots at a time (one append per lane
+    /// for the block, not for every play); the slots past ``count`` wait there, free.
     mutating func appendFree() {
+        if count == flags.count { grow(by: Self.block) }
         count += 1
-        flags.append([])
-        bus.append(0)
-        real.append(-1)
-        playhead.append(0)
-        increment.append(0)
-        length.append(0)
-        position.append(.zero)
-        rank.append(0)
-        volume.append(1)
-        directGain.append(1)
-        gain.append(1)
-        tier.append(Audibility.rank(priority: 128, audibility: 0, pinned: false))
-        distance.append(VoiceDistance())
-        pitch.append(1)
-        generation.append(0)
-        priority.append(128)
-        details.append(VoiceDetails())
+    }
+
+    /// The slots the lanes grow by.
+    static let block = 64
+
+    private mutating func grow(by n: Int) {
+        flags.append(contentsOf: repeatElement([], count: n))
+        bus.append(contentsOf: repeatElement(0, count: n))
+        real.append(contentsOf: repeatElement(-1, count: n))
+        playhead.append(contentsOf: repeatElement(0, count: n))
+        increment.append(contentsOf: repeatElement(0, count: n))
+        length.append(contentsOf: repeatElement(0, count: n))
+        position.append(contentsOf: repeatElement(.zero, count: n))
+        rank.append(contentsOf: repeatElement(0, count: n))
+        volume.append(contentsOf: repeatElement(1, count: n))
+        directGain.append(contentsOf: repeatElement(1, count: n))
+        gain.append(contentsOf: repeatElement(1, count: n))
+        tier.append(contentsOf: repeatElement(Audibility.rank(priority: 128, audibility: 0, pinned: false), count: n))
+        distance.append(contentsOf: repeatElement(VoiceDistance(), count: n))
+        pitch.append(contentsOf: repeatElement(1, count: n))
+        generation.append(contentsOf: repeatElement(0, count: n))
+        priority.append(contentsOf: repeatElement(128, count: n))
+        details.append(contentsOf: repeatElement(VoiceDetails(), count: n))
     }
 
     /// Voice `i` as a whole.
