@@ -35,23 +35,28 @@ let package = Package(
             pkgConfig: "vorbisfile",
             providers: [.apt(["libvorbis-dev"])]
         ),
-        .systemLibrary(
+        // The optional decoders' libraries (FLAC, Opus, MP3): opened with dlopen the first time
+        // a file of theirs is decoded, not linked, so a game that plays none of them needs none
+        // installed. Each target holds the library's function table, typed from its headers
+        // (libflac-dev, libopusfile-dev, libmpg123-dev at build time).
+        .target(
+            name: "CLibraryLoader",
+            path: "Sources/CLibraryLoader"
+        ),
+        .target(
             name: "CFLAC",
-            path: "Sources/CFLAC",
-            pkgConfig: "flac",
-            providers: [.apt(["libflac-dev"])]
+            dependencies: ["CLibraryLoader"],
+            path: "Sources/CFLAC"
         ),
-        .systemLibrary(
+        .target(
             name: "COpus",
-            path: "Sources/COpus",
-            pkgConfig: "opusfile",
-            providers: [.apt(["libopusfile-dev"])]
+            dependencies: ["CLibraryLoader"],
+            path: "Sources/COpus"
         ),
-        .systemLibrary(
+        .target(
             name: "CMPG123",
-            path: "Sources/CMPG123",
-            pkgConfig: "libmpg123",
-            providers: [.apt(["libmpg123-dev"])]
+            dependencies: ["CLibraryLoader"],
+            path: "Sources/CMPG123"
         ),
         .systemLibrary(
             name: "CALUT",

@@ -8,7 +8,7 @@
 #define OV_EXCLUDE_STATIC_CALLBACKS
 #include <vorbis/vorbisfile.h>
 #include <FLAC/stream_decoder.h>
-#include <opusfile.h>
+#include <opus/opusfile.h>
 #include <mpg123.h>
 #include <stdlib.h>
 #include <time.h>

@@ -28,6 +28,8 @@ final class FLACDecoder: NamedDecoder {
     private let stream: Stream
     private let opaque: Unmanaged<Stream>
     private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+    /// libFLAC's functions (loaded at the first FLAC decoded).
+    private let flac: ss_flac
     private(set) var damage: [DecodeDamage.Span] = []
 
     var container: SoundFile.Container { .flac }
@@ -37,15 +39,19 @@ final class FLACDecoder: NamedDecoder {
         self.name = name
         func fail(_ reason: String) -> SoundStageError { SoundFile.failure(.decodingFailed, "decode(FLAC)", object: name, reason) }
         stream = Stream(data.startIndex == 0 ? data : Data(data))
-        guard let decoder = FLAC__stream_decoder_new() else { throw fail("libFLAC could not make a decoder") }
+        guard let flac = ss_flac()?.pointee else {
+            throw SoundFile.failure(.libraryMissing, "decode(FLAC)", object: name, OptionalLibrary.flac.missing(ss_flac_error()))
+        }
+        self.flac = flac
+        guard let decoder = flac.new_decoder() else { throw fail("libFLAC could not make a decoder") }
         self.decoder = decoder
         opaque = Unmanaged.passRetained(stream)
-        let status = FLAC__stream_decoder_init_stream(decoder, Self.read, Self.seek, Self.tell, Self.length, Self.eof, Self.write, Self.metadata, Self.error,
+        let status = flac.init_stream(decoder, Self.read, Self.seek, Self.tell, Self.length, Self.eof, Self.write, Self.metadata, Self.error,
                                                       opaque.toOpaque())
         var problem: String?
         if status != FLAC__STREAM_DECODER_INIT_STATUS_OK {
             problem = "libFLAC could not start decoding (status \(status.rawValue))"
-        } else if FLAC__stream_decoder_process_until_end_of_metadata(decoder) == 0 || stream.rate == 0 {
+        } else if flac.process_until_end_of_metadata(decoder) == 0 || stream.rate == 0 {
             problem = stream.error ?? "no STREAMINFO: not a FLAC stream, or a damaged one"
         }
         let layout = ChannelLayout(channelCount: stream.channels)
@@ -58,7 +64,7 @@ final class FLACDecoder: NamedDecoder {
             problem = "the stream does not state its length (as a live stream may not); encode it again with flac"
         }
         if let problem {
-            FLAC__stream_decoder_delete(decoder)
+            flac.delete_decoder(decoder)
             opaque.release()
             throw fail(problem)
         }
@@ -72,7 +78,7 @@ final class FLACDecoder: NamedDecoder {
     }
 
     deinit {
-        FLAC__stream_decoder_delete(decoder)
+        flac.delete_decoder(decoder)
         opaque.release()
     }
 
@@ -81,12 +87,12 @@ final class FLACDecoder: NamedDecoder {
         let wanted = max(0, min(maxFrames, frameCount - position)) * frameBytes
         var ended = false
         while stream.pending.count < wanted {
-            if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
+            if flac.get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
                 ended = true
                 break
             }
             let before = stream.pending.count
-            let decoded = FLAC__stream_decoder_process_single(decoder) != 0
+            let decoded = flac.process_single(decoder) != 0
             if let error = stream.error {
                 // libFLAC skips what it cannot decode (or writes a frame that fails its check
                 // as silence) and goes on: noted, not thrown.
@@ -101,7 +107,7 @@ final class FLACDecoder: NamedDecoder {
                 ended = true   // damaged past recovery after some audio: what decoded stays
                 break
             }
-            if stream.pending.count == before, FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
+            if stream.pending.count == before, flac.get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM {
                 ended = true
                 break
             }
@@ -127,9 +133,9 @@ final class FLACDecoder: NamedDecoder {
         stream.pending.removeAll()
         stream.error = nil
         if frame < frameCount {
-            guard FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
+            guard flac.seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
                 let reason = stream.error ?? "libFLAC could not seek"
-                _ = FLAC__stream_decoder_flush(decoder)
+                _ = flac.flush(decoder)
                 throw seekError(frame, "\(reason) in \(name)", code: .decodingFailed)
             }
         }

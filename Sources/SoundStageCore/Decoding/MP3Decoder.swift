@@ -14,14 +14,21 @@ final class MP3Decoder: NamedDecoder {
     private let source: ByteSource
     private let opaque: Unmanaged<ByteSource>
     private let handle: OpaquePointer
+    /// libmpg123's functions.
+    private let mpg123: ss_mpg123
     private(set) var damage: [DecodeDamage.Span] = []
 
     var container: SoundFile.Container { .mp3 }
     var encoding: String { "mp3" }
     var outputFormat: BufferFormat { BufferFormat(.float32, channels) }
 
-    /// libmpg123's one-time set-up (needed by versions before 1.27, harmless after).
-    private static let initialized: Bool = mpg123_init() == MPG123_OK.rawValue
+    /// libmpg123's functions, loaded at the first MP3 decoded, after its one-time set-up
+    /// (needed by versions before 1.27, harmless after); nil when it cannot be loaded.
+    private static let library: ss_mpg123? = {
+        guard let functions = ss_mpg123()?.pointee else { return nil }
+        _ = functions.initialize()
+        return functions
+    }()
 
     /// Whether `data` starts as an MP3 file does: an ID3v2 tag, or an MPEG audio layer III
     /// frame header.
@@ -35,20 +42,23 @@ final class MP3Decoder: NamedDecoder {
     init(_ data: Data, name: String) throws {
         self.name = name
         func fail(_ reason: String) -> SoundStageError { SoundFile.failure(.decodingFailed, "decode(MP3)", object: name, reason) }
-        _ = Self.initialized
+        guard let mpg123 = Self.library else {
+            throw SoundFile.failure(.libraryMissing, "decode(MP3)", object: name, OptionalLibrary.mpg123.missing(ss_mpg123_error()))
+        }
+        self.mpg123 = mpg123
         source = ByteSource(data.startIndex == 0 ? data : Data(data))
         var error: Int32 = 0
-        guard let handle = mpg123_new(nil, &error) else { throw fail("libmpg123 could not make a decoder (error \(error))") }
+        guard let handle = mpg123.new_handle(nil, &error) else { throw fail("libmpg123 could not make a decoder (error \(error))") }
         let opaque = Unmanaged.passRetained(source)
         func close(_ reason: String) -> SoundStageError {
-            mpg123_delete(handle)
+            mpg123.delete_handle(handle)
             opaque.release()
             return fail(reason)
         }
         // Float output, gapless, quiet (errors are ours to report), and a stream that changes
         // format mid-way (a "Frankenstein" stream) ends there rather than decoding on.
-        mpg123_param2(handle, Int32(MPG123_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_FORCE_FLOAT.rawValue | MPG123_QUIET.rawValue | MPG123_NO_FRANKENSTEIN.rawValue), 0)
-        mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), 4096, 0)
+        _ = mpg123.param2(handle, Int32(MPG123_FLAGS.rawValue), Int(MPG123_GAPLESS.rawValue | MPG123_FORCE_FLOAT.rawValue | MPG123_QUIET.rawValue | MPG123_NO_FRANKENSTEIN.rawValue), 0)
+        _ = mpg123.param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), 4096, 0)
         let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = { stream, buffer, count in
             guard let stream, let buffer else { return -1 }
             return Unmanaged<ByteSource>.fromOpaque(stream).takeUnretainedValue().read(into: buffer, count: count)
@@ -58,23 +68,23 @@ final class MP3Decoder: NamedDecoder {
             let source = Unmanaged<ByteSource>.fromOpaque(stream).takeUnretainedValue()
             return source.seek(Int(offset), whence: whence) ? off_t(source.position) : -1
         }
-        guard mpg123_replace_reader_handle(handle, read, seek, nil) == MPG123_OK.rawValue,
-              mpg123_open_handle(handle, opaque.toOpaque()) == MPG123_OK.rawValue else {
+        guard mpg123.replace_reader_handle(handle, read, seek, nil) == MPG123_OK.rawValue,
+              mpg123.open_handle(handle, opaque.toOpaque()) == MPG123_OK.rawValue else {
             throw close("libmpg123 could not open the stream")
         }
         var rate = 0, count: Int32 = 0, encoding: Int32 = 0
-        guard mpg123_getformat(handle, &rate, &count, &encoding) == MPG123_OK.rawValue else {
+        guard mpg123.getformat(handle, &rate, &count, &encoding) == MPG123_OK.rawValue else {
             throw close("no MPEG audio frame found: not an MP3 file, or a damaged one")
         }
         guard let layout = ChannelLayout(channelCount: Int(count)), Limits.bufferSampleRates.contains(rate) else {
             throw close("\(count) channels at \(rate) Hz is not a format OpenAL Soft plays")
         }
         // Fixed from here: a later frame of another format is an error, not a surprise.
-        mpg123_format_none(handle)
-        mpg123_format(handle, rate, Int32(count), Int32(MPG123_ENC_FLOAT_32.rawValue))
+        _ = mpg123.format_none(handle)
+        _ = mpg123.format(handle, rate, Int32(count), Int32(MPG123_ENC_FLOAT_32.rawValue))
         // One pass over the frames gives the exact length and a seek index.
-        guard mpg123_scan(handle) == MPG123_OK.rawValue else { throw close("the stream could not be scanned") }
-        let length = mpg123_length(handle)
+        guard mpg123.scan(handle) == MPG123_OK.rawValue else { throw close("the stream could not be scanned") }
+        let length = mpg123.length(handle)
         guard length > 0 else { throw close("the stream holds no audio") }
         self.handle = handle
         self.opaque = opaque
@@ -84,7 +94,7 @@ final class MP3Decoder: NamedDecoder {
     }
 
     deinit {
-        mpg123_delete(handle)
+        mpg123.delete_handle(handle)
         opaque.release()
     }
 
@@ -100,7 +110,7 @@ final class MP3Decoder: NamedDecoder {
         while filled < wanted {
             var done = 0
             let status = out.withUnsafeMutableBytes { raw in
-                mpg123_read(handle, raw.baseAddress! + filled, wanted - filled, &done)
+                mpg123.read(handle, raw.baseAddress! + filled, wanted - filled, &done)
             }
             filled += done
             if status == MPG123_DONE.rawValue {
@@ -109,7 +119,7 @@ final class MP3Decoder: NamedDecoder {
             }
             if status == MPG123_NEW_FORMAT.rawValue { continue }
             guard status == MPG123_OK.rawValue else {
-                let reason = String(cString: mpg123_plain_strerror(status))
+                let reason = mpg123.plain_strerror(status).map { String(cString: $0) } ?? "error \(status)"
                 if filled > 0 || position > 0 {
                     // Damaged after some audio: what decoded stays.
                     let at = position + filled / frameBytes
@@ -131,7 +141,7 @@ final class MP3Decoder: NamedDecoder {
     /// end of the bytes (more than a few tags' worth), it met data it could not resync past,
     /// and the rest of the file never decodes: noted once.
     private func noteEarlyEnd(at frame: Int) {
-        let stopped = Int(mpg123_tell_stream(handle))
+        let stopped = Int(mpg123.tell_stream(handle))
         guard stopped >= 0, source.data.count - stopped > 4_096, !damage.contains(where: { $0.kind == .cutShort }) else { return }
         damage.append(DecodeDamage.Span(kind: .cutShort, frame: frame,
                                         reason: "libmpg123 stopped at byte \(stopped) of \(source.data.count): damaged data it cannot resync past, and nothing after it decodes"))
@@ -139,7 +149,7 @@ final class MP3Decoder: NamedDecoder {
 
     func seek(toFrame frame: Int) throws {
         guard (0...frameCount).contains(frame) else { throw seekError(frame, "\(name) has \(frameCount) frames") }
-        let result = mpg123_seek(handle, off_t(frame), SEEK_SET)
+        let result = mpg123.seek(handle, off_t(frame), SEEK_SET)
         guard result >= 0 else { throw seekError(frame, "libmpg123 could not seek in \(name) (error \(result))", code: .decodingFailed) }
         position = frame
     }

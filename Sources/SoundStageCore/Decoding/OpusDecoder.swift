@@ -13,6 +13,8 @@ final class OpusDecoder: NamedDecoder {
     private let source: ByteSource
     private let opaque: Unmanaged<ByteSource>
     private let file: OpaquePointer
+    /// libopusfile's functions (loaded at the first Opus file decoded).
+    private let opus: ss_opusfile
     private let map: [Int]
     private var decodedAny = false
     private(set) var damage: [DecodeDamage.Span] = []
@@ -52,15 +54,20 @@ final class OpusDecoder: NamedDecoder {
         func fail(_ reason: String) -> SoundStageError { SoundFile.failure(.decodingFailed, "decode(Ogg Opus)", object: name, reason) }
         source = ByteSource(data.startIndex == 0 ? data : Data(data))
         opaque = Unmanaged.passRetained(source)
+        guard let opus = ss_opusfile()?.pointee else {
+            opaque.release()
+            throw SoundFile.failure(.libraryMissing, "decode(Ogg Opus)", object: name, OptionalLibrary.opusfile.missing(ss_opusfile_error()))
+        }
+        self.opus = opus
         var callbacks = Self.callbacks
         var error: Int32 = 0
-        guard let file = op_open_callbacks(opaque.toOpaque(), &callbacks, nil, 0, &error) else {
+        guard let file = opus.open_callbacks(opaque.toOpaque(), &callbacks, nil, 0, &error) else {
             opaque.release()
             throw fail(error == OP_ENOTFORMAT ? "not an Ogg Opus stream" : "libopusfile could not open the stream (error \(error))")
         }
-        let count = Int(op_channel_count(file, -1))
+        let count = Int(opus.channel_count(file, -1))
         guard let layout = ChannelLayout(channelCount: count) else {
-            op_free(file)
+            opus.free(file)
             opaque.release()
             throw fail("\(count) channels is not a layout OpenAL Soft plays (1, 2, 4, 6, 7 or 8)")
         }
@@ -68,12 +75,12 @@ final class OpusDecoder: NamedDecoder {
         channels = layout
         // What the stream states (its last granule less the pre-skip), kept to what the bytes
         // could hold: an Opus frame of 2.5 ms takes at least a byte.
-        frameCount = Int(min(max(0, op_pcm_total(file, -1)), Int64(data.count) * 120))
+        frameCount = Int(min(max(0, opus.pcm_total(file, -1)), Int64(data.count) * 120))
         map = VorbisDecoder.channelMap(count)
     }
 
     deinit {
-        op_free(file)
+        opus.free(file)
         opaque.release()
     }
 
@@ -91,10 +98,10 @@ final class OpusDecoder: NamedDecoder {
             let frames: Int
             if count <= 2 {
                 frames = out.withUnsafeMutableBytes { raw in
-                    Int(op_read_float(file, (raw.baseAddress! + filled).assumingMemoryBound(to: Float.self), Int32(want * count), nil))
+                    Int(opus.read_float(file, (raw.baseAddress! + filled).assumingMemoryBound(to: Float.self), Int32(want * count), nil))
                 }
             } else {
-                frames = scratch.withUnsafeMutableBufferPointer { Int(op_read_float(file, $0.baseAddress, Int32(want * count), nil)) }
+                frames = scratch.withUnsafeMutableBufferPointer { Int(opus.read_float(file, $0.baseAddress, Int32(want * count), nil)) }
             }
             if frames == 0 {
                 noteEnd()
@@ -113,7 +120,7 @@ final class OpusDecoder: NamedDecoder {
                 }
                 throw SoundFile.failure(.decodingFailed, "decode(Ogg Opus)", object: name, "the stream is damaged (libopusfile error \(frames))")
             }
-            guard Int(op_channel_count(file, -1)) == count else {
+            guard Int(opus.channel_count(file, -1)) == count else {
                 throw SoundFile.failure(.decodingFailed, "decode(Ogg Opus)", object: name, "a chained stream changes its channel count")
             }
             decodedAny = true
@@ -148,7 +155,7 @@ final class OpusDecoder: NamedDecoder {
     func seek(toFrame frame: Int) throws {
         guard (0...frameCount).contains(frame) else { throw seekError(frame, "\(name) has \(frameCount) frames") }
         let start = max(0, frame - Self.seekRunUp)
-        let result = op_pcm_seek(file, ogg_int64_t(start))
+        let result = opus.pcm_seek(file, ogg_int64_t(start))
         guard result == 0 else { throw seekError(frame, "libopusfile could not seek in \(name) (error \(result))", code: .decodingFailed) }
         position = start
         if frame > start { _ = try read(maxFrames: frame - start) }

@@ -64,6 +64,10 @@ extension SoundStageError {
         /// The object's device was closed: its engine was shut down (``AudioEngine/shutdown()``)
         /// or the device closed (``AudioDevice/close()``). Make a new engine to play again.
         public static let deviceClosed = Code(rawValue: 0x550F)
+        /// A library a feature needs could not be loaded (SoundStage opens the optional ones,
+        /// such as libFLAC, the first time they are needed); the reason names the feature,
+        /// the library and the package that provides it.
+        public static let libraryMissing = Code(rawValue: 0x5510)
 
         /// A readable name for the code.
         public var description: String {
@@ -93,6 +97,7 @@ extension SoundStageError {
             case .voiceEnded: return "voice ended"
             case .deviceLost: return "device lost"
             case .deviceClosed: return "device closed"
+            case .libraryMissing: return "library missing"
             default: return "error 0x\(String(rawValue, radix: 16))"
             }
         }

@@ -1,4 +1,0 @@
-#ifndef SOUNDSTAGE_CFLAC_SHIM_H
-#define SOUNDSTAGE_CFLAC_SHIM_H
-#include <FLAC/stream_decoder.h>
-#endif
