@@ -64,19 +64,18 @@ let package = Package(
             pkgConfig: "freealut",
             providers: [.apt(["libalut-dev"])]
         ),
-        .systemLibrary(
+        // The session's libraries, libsystemd (sd-bus, for the sleep watcher) and libpulse (its
+        // own connection to the sound server): opened when a session first watches, not linked
+        // (libpulse pulls in libsndfile, libFLAC, libmpg123 and X11 with it).
+        .target(
             name: "CSystemd",
-            path: "Sources/CSystemd",
-            pkgConfig: "libsystemd",
-            providers: [.apt(["libsystemd-dev"])]
+            dependencies: ["CLibraryLoader"],
+            path: "Sources/CSystemd"
         ),
-        // libpulse, for the session's own connection to the sound server. Linked by the
-        // module map: Debian's libpulse.pc adds flags SwiftPM refuses (-D_REENTRANT -pthread)
-        // with a warning, and the headers are on the default path.
-        .systemLibrary(
+        .target(
             name: "CPulse",
-            path: "Sources/CPulse",
-            providers: [.apt(["libpulse-dev"])]
+            dependencies: ["CLibraryLoader"],
+            path: "Sources/CPulse"
         ),
         // The async-signal-safe SIGTSTP/SIGCONT relay of the session's suspend watcher:
         // compiled C, for its one process-wide state read by the signal handlers.

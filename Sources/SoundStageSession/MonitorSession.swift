@@ -52,24 +52,24 @@ final class MonitorSession: Sendable {
     /// attempt on it (so that every event, even an immediate failure, is delivered
     /// on the loop thread).
     static func launch(clientName: String, handler: @escaping @Sendable (SoundServerEvent) -> Void) -> MonitorSession? {
-        guard let mainloop = pa_threaded_mainloop_new() else { return nil }
+        guard let mainloop = libpulse.threaded_mainloop_new() else { return nil }
         // Before start: libpulse names the thread it starts; named later, it renames the
         // calling thread instead (pa_thread_set_name uses prctl on Linux).
-        pa_threaded_mainloop_set_name(mainloop, "pulse-monitor")
-        guard pa_threaded_mainloop_start(mainloop) >= 0 else {
-            pa_threaded_mainloop_free(mainloop)
+        libpulse.threaded_mainloop_set_name(mainloop, "pulse-monitor")
+        guard libpulse.threaded_mainloop_start(mainloop) >= 0 else {
+            libpulse.threaded_mainloop_free(mainloop)
             return nil
         }
         let session = MonitorSession(loop: PulseHandle(mainloop), clientName: clientName, handler: handler)
         // The reference owned by libpulse; released at the end of shutdown().
         let userdata = Unmanaged.passRetained(session).toOpaque()
 
-        pa_threaded_mainloop_lock(mainloop)
+        libpulse.threaded_mainloop_lock(mainloop)
         let timer = ss_timer_new_now(mainloop, { _, _, _, userdata in
             MonitorSession.from(userdata)?.retryTimerFired()
         }, userdata)
         session.state.withLock { $0.timer = timer.map(PulseHandle.init) }
-        pa_threaded_mainloop_unlock(mainloop)
+        libpulse.threaded_mainloop_unlock(mainloop)
         return session
     }
 
@@ -78,7 +78,7 @@ final class MonitorSession: Sendable {
     /// See `SoundServerMonitor.stop()`. Called exactly once per session.
     func stop() {
         state.withLock { $0.stopped = true }
-        guard pa_threaded_mainloop_in_thread(loop.raw) != 0 else {
+        guard libpulse.threaded_mainloop_in_thread(loop.raw) != 0 else {
             shutdown()
             return
         }
@@ -107,11 +107,11 @@ final class MonitorSession: Sendable {
     /// reference taken in `launch()`. Must not run on the loop thread. The
     /// caller holds its own reference, so `self` outlives this call.
     private func shutdown() {
-        pa_threaded_mainloop_lock(loop.raw)
+        libpulse.threaded_mainloop_lock(loop.raw)
         closeConnection()
-        pa_threaded_mainloop_unlock(loop.raw)
-        pa_threaded_mainloop_stop(loop.raw)
-        pa_threaded_mainloop_free(loop.raw)
+        libpulse.threaded_mainloop_unlock(loop.raw)
+        libpulse.threaded_mainloop_stop(loop.raw)
+        libpulse.threaded_mainloop_free(loop.raw)
         Unmanaged.passUnretained(self).release()
     }
 
@@ -134,10 +134,10 @@ final class MonitorSession: Sendable {
     /// reference. Disconnecting cancels its pending operations; libpulse never
     /// calls a cancelled operation's callback. Mainloop lock held.
     private func retire(_ context: OpaquePointer) {
-        pa_context_set_subscribe_callback(context, nil, nil)
-        pa_context_set_state_callback(context, nil, nil)
-        pa_context_disconnect(context)
-        pa_context_unref(context)
+        libpulse.context_set_subscribe_callback(context, nil, nil)
+        libpulse.context_set_state_callback(context, nil, nil)
+        libpulse.context_disconnect(context)
+        libpulse.context_unref(context)
     }
 
     // MARK: Connecting (mainloop thread)
@@ -156,27 +156,27 @@ final class MonitorSession: Sendable {
         guard proceed else { return }
         if let previous { retire(previous.raw) }
 
-        let api = pa_threaded_mainloop_get_api(loop.raw)
-        guard let context = pa_context_new(api, clientName) else {
+        let api = libpulse.threaded_mainloop_get_api(loop.raw)
+        guard let context = libpulse.context_new(api, clientName) else {
             // Only fails when out of memory; nothing sensible to retry with.
             state.withLock { $0.phase = .failed }
-            emit([.unavailable(reason: "pa_context_new() failed")])
+            emit([.unavailable(reason: "libpulse.context_new() failed")])
             return
         }
         state.withLock { $0.context = PulseHandle(context) }
-        pa_context_set_state_callback(context, { context, userdata in
+        libpulse.context_set_state_callback(context, { context, userdata in
             guard let context else { return }
             MonitorSession.from(userdata)?.contextStateChanged(context)
         }, userdata)
         // May report FAILED through the state callback before returning;
         // connectionFailed() ignores the second report.
-        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+        if libpulse.context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
             connectionFailed(context)
         }
     }
 
     private func contextStateChanged(_ context: OpaquePointer) {
-        switch pa_context_get_state(context) {
+        switch libpulse.context_get_state(context) {
         case PA_CONTEXT_READY:
             contextReady(context)
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
@@ -197,18 +197,18 @@ final class MonitorSession: Sendable {
         }
         guard proceed else { return }
         let userdata = self.userdata
-        pa_context_set_subscribe_callback(context, { context, type, index, userdata in
+        libpulse.context_set_subscribe_callback(context, { context, type, index, userdata in
             guard let context else { return }
             MonitorSession.from(userdata)?.subscriptionEvent(context, type, index)
         }, userdata)
-        unref(pa_context_subscribe(context, ss_monitor_subscription_mask(), nil, nil))
-        unref(pa_context_get_server_info(context, { context, info, userdata in
+        unref(libpulse.context_subscribe(context, ss_monitor_subscription_mask(), nil, nil))
+        unref(libpulse.context_get_server_info(context, { context, info, userdata in
             MonitorSession.from(userdata)?.serverInfoArrived(context, info)
         }, userdata))
-        unref(pa_context_get_sink_info_list(context, { context, info, eol, userdata in
+        unref(libpulse.context_get_sink_info_list(context, { context, info, eol, userdata in
             MonitorSession.from(userdata)?.sinkInfoArrived(context, info, eol)
         }, userdata))
-        unref(pa_context_get_sink_input_info_list(context, { context, info, eol, userdata in
+        unref(libpulse.context_get_sink_input_info_list(context, { context, info, eol, userdata in
             MonitorSession.from(userdata)?.sinkInputInfoArrived(context, info, eol, completesSync: true)
         }, userdata))
     }
@@ -216,7 +216,7 @@ final class MonitorSession: Sendable {
     /// The context failed (before or after becoming ready). Reports the outage
     /// once, forgets the server's objects and arms the retry timer.
     private func connectionFailed(_ context: OpaquePointer) {
-        let reason = String(cString: pa_strerror(pa_context_errno(context)))
+        let reason = libpulse.strerror(libpulse.context_errno(context)).map { String(cString: $0) } ?? "error \(libpulse.context_errno(context))"
         let outcome: (events: [SoundServerEvent], delay: pa_usec_t, timer: PulseHandle?)? = state.withLock { s in
             guard !s.stopped, s.context?.raw == context, s.phase != .failed else { return nil }
             var events: [SoundServerEvent] = []
@@ -238,10 +238,10 @@ final class MonitorSession: Sendable {
         guard let outcome else { return }
         // Keep the failed context until the retry replaces it (it may be in the
         // middle of calling us), but stop hearing from it.
-        pa_context_set_subscribe_callback(context, nil, nil)
-        pa_context_set_state_callback(context, nil, nil)
+        libpulse.context_set_subscribe_callback(context, nil, nil)
+        libpulse.context_set_state_callback(context, nil, nil)
         if let timer = outcome.timer {
-            pa_context_rttime_restart(context, timer.raw, pa_rtclock_now() + outcome.delay)
+            libpulse.context_rttime_restart(context, timer.raw, libpulse.rtclock_now() + outcome.delay)
         }
         emit(outcome.events)
     }
@@ -257,7 +257,7 @@ final class MonitorSession: Sendable {
             if removal {
                 emit(state.withLock { $0.removeSink(context, index: index) })
             } else {
-                unref(pa_context_get_sink_info_by_index(context, index, { context, info, eol, userdata in
+                unref(libpulse.context_get_sink_info_by_index(context, index, { context, info, eol, userdata in
                     MonitorSession.from(userdata)?.sinkInfoArrived(context, info, eol)
                 }, userdata))
             }
@@ -265,12 +265,12 @@ final class MonitorSession: Sendable {
             if removal {
                 emit(state.withLock { $0.removeSinkInput(context, index: index) })
             } else {
-                unref(pa_context_get_sink_input_info(context, index, { context, info, eol, userdata in
+                unref(libpulse.context_get_sink_input_info(context, index, { context, info, eol, userdata in
                     MonitorSession.from(userdata)?.sinkInputInfoArrived(context, info, eol, completesSync: false)
                 }, userdata))
             }
         case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
-            unref(pa_context_get_server_info(context, { context, info, userdata in
+            unref(libpulse.context_get_server_info(context, { context, info, userdata in
                 MonitorSession.from(userdata)?.serverInfoArrived(context, info)
             }, userdata))
         default:
@@ -327,7 +327,7 @@ final class MonitorSession: Sendable {
 
     /// Drops our reference to an operation; libpulse keeps it alive until done.
     private func unref(_ operation: OpaquePointer?) {
-        if let operation { pa_operation_unref(operation) }
+        if let operation { libpulse.operation_unref(operation) }
     }
 
     private func string(_ cString: UnsafePointer<CChar>?) -> String? {
@@ -336,6 +336,6 @@ final class MonitorSession: Sendable {
 
     private func property(_ list: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> String? {
         guard let list, let key else { return nil }
-        return string(pa_proplist_gets(list, key))
+        return string(libpulse.proplist_gets(list, key))
     }
 }

@@ -38,6 +38,8 @@ enum SleepWatcherError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `onFailure` handler). The watcher delivers no more events; call
     /// ``SleepWatcher/stop()`` and ``SleepWatcher/start()`` to reconnect.
     case connectionLost(errno: Int32)
+    /// libsystemd could not be loaded; the reason names the package that provides it.
+    case libraryMissing(reason: String)
 
     /// Human-readable description, including the `strerror` text.
     var description: String {
@@ -46,6 +48,7 @@ enum SleepWatcherError: Error, Sendable, Equatable, CustomStringConvertible {
         case .subscriptionFailed(let e): "cannot subscribe to PrepareForSleep (\(errnoDescription(e)))"
         case .systemResource(let what, let e): "\(what) failed (\(errnoDescription(e)))"
         case .connectionLost(let e): "system bus connection lost (\(errnoDescription(e)))"
+        case .libraryMissing(let reason): reason
         }
     }
 }
@@ -119,9 +122,11 @@ final class SleepWatcher: Sendable {
     /// once when there is no bus socket, and after at most ``startTimeout``
     /// when the bus does not answer.
     /// - Throws: ``SleepWatcherError/noSystemBus(errno:)`` when there is no
-    ///   usable system bus; other ``SleepWatcherError`` cases otherwise.
+    ///   usable system bus, ``SleepWatcherError/libraryMissing(reason:)`` without
+    ///   libsystemd; other ``SleepWatcherError`` cases otherwise.
     func start() throws(SleepWatcherError) {
         if isRunning { return }
+        guard ss_systemd() != nil else { throw .libraryMissing(reason: OptionalLibrary.systemd.missing(ss_systemd_error())) }
         let launched = try Self.launch(onEvent: onEvent, onFailure: onFailure)
         // No lock is held while launching; if another start() won the race,
         // keep its watcher and discard ours.
@@ -156,11 +161,11 @@ final class SleepWatcher: Sendable {
         // Connects the socket (fails at once if there is none) and queues the
         // authentication and Hello; does not wait for the bus to answer.
         var rawBus: OpaquePointer?
-        let r = sd_bus_open_system(&rawBus)
+        let r = libsystemd.open_system(&rawBus)
         guard r >= 0, let rawBus else { throw .noSystemBus(errno: -r) }
         let bus = BusHandle(rawBus)
         // Replies (e.g. to AddMatch) that take longer than this fail.
-        sd_bus_set_method_call_timeout(rawBus, UInt64(startTimeout.components.seconds) * 1_000_000)
+        _ = libsystemd.set_method_call_timeout(rawBus, UInt64(startTimeout.components.seconds) * 1_000_000)
 
         let worker = SleepWorker(bus: bus, wake: wake, ready: ready, onEvent: onEvent, onFailure: onFailure)
         // Userdata is an *unretained* pointer to `worker`. That is safe
@@ -169,7 +174,7 @@ final class SleepWatcher: Sendable {
         // strong reference; on the error paths below, `worker` (a local) is
         // alive until after `bus.close()`.
         let userdata = Unmanaged.passUnretained(worker).toOpaque()
-        let m = sd_bus_match_signal_async(
+        let m = libsystemd.match_signal_async(
             rawBus, nil,
             "org.freedesktop.login1", "/org/freedesktop/login1",
             "org.freedesktop.login1.Manager", "PrepareForSleep",
@@ -177,7 +182,7 @@ final class SleepWatcher: Sendable {
                 guard let message, let userdata else { return 0 }
                 let worker = Unmanaged<SleepWorker>.fromOpaque(userdata).takeUnretainedValue()
                 var value: Int32 = 0   // sd-bus reads a D-Bus boolean as C int
-                guard sd_bus_message_read_basic(message, ss_bus_type_boolean(), &value) > 0 else {
+                guard libsystemd.message_read_basic(message, ss_bus_type_boolean(), &value) > 0 else {
                     return 0   // wrong signature: not a real PrepareForSleep, ignore
                 }
                 worker.onEvent(value != 0 ? .willSleep : .didWake)
@@ -187,8 +192,8 @@ final class SleepWatcher: Sendable {
                 guard let userdata else { return 0 }
                 let worker = Unmanaged<SleepWorker>.fromOpaque(userdata).takeUnretainedValue()
                 var result: Int32 = 0
-                if let reply, sd_bus_message_is_method_error(reply, nil) != 0 {
-                    let e = sd_bus_message_get_errno(reply)
+                if let reply, libsystemd.message_is_method_error(reply, nil) != 0 {
+                    let e = libsystemd.message_get_errno(reply)
                     result = e > 0 ? e : EIO
                 }
                 worker.reportStartup(result)
@@ -253,7 +258,7 @@ private struct BusHandle: @unchecked Sendable {
 
     /// Closes the connection and drops our reference, freeing the floating
     /// match slot with it (so the callbacks can no longer run).
-    func close() { _ = sd_bus_close_unref(raw) }
+    func close() { _ = libsystemd.close_unref(raw) }
 }
 
 /// State used by the watcher thread and the sd-bus callbacks.
@@ -320,13 +325,13 @@ private final class SleepWorker: Sendable {
             // Drives the handshake and dispatches everything pending (the
             // callbacks run in here).
             var r: Int32
-            repeat { r = sd_bus_process(b, nil) } while r > 0
+            repeat { r = libsystemd.process(b, nil) } while r > 0
             if r < 0 { fail(-r); return }
 
-            let busFD = sd_bus_get_fd(b)
-            let events = sd_bus_get_events(b)
+            let busFD = libsystemd.get_fd(b)
+            let events = libsystemd.get_events(b)
             var deadline: UInt64 = 0
-            if busFD < 0 || events < 0 || sd_bus_get_timeout(b, &deadline) < 0 {
+            if busFD < 0 || events < 0 || libsystemd.get_timeout(b, &deadline) < 0 {
                 fail(ENOTCONN)
                 return
             }

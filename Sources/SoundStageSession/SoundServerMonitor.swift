@@ -70,8 +70,15 @@ final class SoundServerMonitor: Sendable {
     /// or ``SoundServerEvent/unavailable(reason:)``.
     ///
     /// If libpulse cannot create or start its mainloop thread (out of resources),
-    /// the monitor stays stopped.
+    /// the monitor stays stopped. Without libpulse (it is opened here, not linked) the
+    /// outcome is ``SoundServerEvent/unavailable(reason:)`` naming the package.
     func start() {
+        // Without libpulse there is no server to follow: said once, as the event a server
+        // that cannot be reached gives.
+        guard ss_pulse() != nil else {
+            handler(.unavailable(reason: OptionalLibrary.pulse.missing(ss_pulse_error())))
+            return
+        }
         current.withLock { session in
             guard session == nil else { return }
             session = MonitorSession.launch(clientName: clientName, handler: handler)

@@ -1,4 +1,5 @@
 import CSystemd
+import SoundStageSession
 import Foundation
 
 /// Plays logind on a private bus: owns `org.freedesktop.login1` and announces sleep and
@@ -8,20 +9,20 @@ package final class FakeLogind {
 
     package init(address: String) throws {
         var bus: OpaquePointer?
-        guard sd_bus_new(&bus) >= 0, let bus else { throw PulseError("sd_bus_new failed") }
+        guard libsystemd.new_bus(&bus) >= 0, let bus else { throw PulseError("sd_bus_new failed") }
         self.bus = bus
-        guard sd_bus_set_address(bus, address) >= 0, sd_bus_set_bus_client(bus, 1) >= 0, sd_bus_start(bus) >= 0 else {
+        guard libsystemd.set_address(bus, address) >= 0, libsystemd.set_bus_client(bus, 1) >= 0, libsystemd.start(bus) >= 0 else {
             throw PulseError("cannot connect to \(address)")
         }
-        let r = sd_bus_request_name(bus, "org.freedesktop.login1", 0)
+        let r = libsystemd.request_name(bus, "org.freedesktop.login1", 0)
         guard r >= 0 else { throw PulseError("cannot own org.freedesktop.login1: \(r)") }
     }
 
     /// Emits `PrepareForSleep(sleeping)`.
     package func prepareForSleep(_ sleeping: Bool) throws {
         let r = ss_bus_emit_bool_signal(bus, "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", sleeping ? 1 : 0)
-        guard r >= 0, sd_bus_flush(bus) >= 0 else { throw PulseError("cannot emit PrepareForSleep: \(r)") }
+        guard r >= 0, libsystemd.flush(bus) >= 0 else { throw PulseError("cannot emit PrepareForSleep: \(r)") }
     }
 
-    deinit { _ = sd_bus_flush_close_unref(bus) }
+    deinit { _ = libsystemd.flush_close_unref(bus) }
 }

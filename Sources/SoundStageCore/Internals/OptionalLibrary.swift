@@ -8,6 +8,12 @@ package struct OptionalLibrary: Sendable {
     /// The packages that provide it, on the distributions games ship to.
     package let packages: String
 
+    package init(feature: String, name: String, packages: String) {
+        self.feature = feature
+        self.name = name
+        self.packages = packages
+    }
+
     package static let flac = OptionalLibrary(feature: "decoding FLAC", name: "libFLAC",
                                               packages: "libflac12 (Debian 12), libflac12t64 (Ubuntu 24.04), flac-libs (Fedora)")
     package static let opusfile = OptionalLibrary(feature: "decoding Ogg Opus", name: "libopusfile",

@@ -7,8 +7,8 @@ import SoundStage
 enum READMESamples {}
 
 extension READMESamples {
-    /// README.md:56
-    static func line56() async throws {
+    /// README.md:70
+    static func line70() async throws {
 
         // A real output device, or a loopback device that renders into memory (tests, offline renders).
         let device = try AudioDevice.openOutput()                       // throws .noOutputDevice with the ways out
@@ -39,8 +39,8 @@ extension READMESamples {
         _ = (device, context, snare, source)   // the values the sample shows
     }
 
-    /// README.md:90
-    static func line90() async throws {
+    /// README.md:104
+    static func line104() async throws {
         let device = try AudioDevice.openLoopback(format: RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32))
         let context = try AudioContext(device: device)
         // ... sources ...
@@ -49,8 +49,8 @@ extension READMESamples {
         _ = (device, context, audio, right)   // the values the sample shows
     }
 
-    /// README.md:165
-    static func line165() async throws {
+    /// README.md:179
+    static func line179() async throws {
         let engine = try AudioEngine()                                        // default device, own service thread
         let music = try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: "music.ogg"))  // streamed
         let snare = try Sound(engine: engine, contentsOf: URL(fileURLWithPath: "assets/drums/snare.wav")) // loaded
@@ -74,8 +74,8 @@ extension READMESamples {
         _ = (engine, music, snare, player, hit)   // the values the sample shows
     }
 
-    /// README.md:245
-    static func line245() async throws {
+    /// README.md:259
+    static func line259() async throws {
         try engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
                                             variation: Variation(pitch: 0.95...1.05, volume: 0.8...1)),
                                  for: footstep)
@@ -87,8 +87,8 @@ extension READMESamples {
         _ = (hum)   // the values the sample shows
     }
 
-    /// README.md:303
-    static func line303() async throws {
+    /// README.md:317
+    static func line317() async throws {
         let slot = try EffectSlot(context: context)
         try slot.setEffect(AudioEffect(context: context, .reverb(Reverb(preset: .auditorium))))
         try source.setSend(0, to: slot)                                        // sends: ContextAttributes(auxiliarySends:)
@@ -96,14 +96,14 @@ extension READMESamples {
         _ = (slot)   // the values the sample shows
     }
 
-    /// README.md:323
-    static func line323() async throws {
+    /// README.md:337
+    static func line337() async throws {
         try engine.addReverbZone(ReverbZone(name: "cave", shape: .sphere(center: [0, 0, -20], innerRadius: 6, outerRadius: 14),
                                             reverb: Reverb(preset: .cave)))
     }
 
-    /// README.md:342
-    static func line342() async throws {
+    /// README.md:356
+    static func line356() async throws {
         let calm = try Playlist(engine: engine, items: [intro, loopA, loopB])   // any formats, loaded or streamed
         calm.repeatMode = .all                          // .off, .one (the item), .all
         calm.player.tempo = MusicalTempo(beatsPerMinute: 96, beatsPerBar: 4)
@@ -119,8 +119,8 @@ extension READMESamples {
         _ = (calm, battle)   // the values the sample shows
     }
 
-    /// README.md:395
-    static func line395() async throws {
+    /// README.md:409
+    static func line409() async throws {
         let session = AudioSession.shared
         try session.setCategory(.playback)
         session.delegate = game                        // your AudioSessionDelegate, held weakly; or session.events()
@@ -131,8 +131,8 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:487
-    static func line487() async throws {
+    /// README.md:501
+    static func line501() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -143,14 +143,14 @@ extension READMESamples {
     }
 
     static let samples: [DocSample] = [
-        DocSample("README.md:56", line56),
-        DocSample("README.md:90", line90),
-        DocSample("README.md:165", line165),
-        DocSample("README.md:245", line245),
-        DocSample("README.md:303", line303),
-        DocSample("README.md:323", line323),
-        DocSample("README.md:342", line342),
-        DocSample("README.md:395", line395),
-        DocSample("README.md:487", line487),
+        DocSample("README.md:70", line70),
+        DocSample("README.md:104", line104),
+        DocSample("README.md:179", line179),
+        DocSample("README.md:259", line259),
+        DocSample("README.md:317", line317),
+        DocSample("README.md:337", line337),
+        DocSample("README.md:356", line356),
+        DocSample("README.md:409", line409),
+        DocSample("README.md:501", line501),
     ]
 }
