@@ -15,12 +15,7 @@
     X(FLAC__stream_decoder_seek_absolute, seek_absolute) \
     X(FLAC__stream_decoder_flush, flush)
 
-struct ss_flac {
-    SS_FLAC_FUNCTIONS(SS_LIBRARY_FIELD)
-};
-
-/* libFLAC's functions, or NULL when it cannot be loaded (ss_flac_error says why). */
-const struct ss_flac *_Nullable ss_flac(void);
-const char *_Nullable ss_flac_error(void);
+/* libFLAC's functions: ss_flac() (NULL when it cannot be loaded; ss_flac_error() says why). */
+SS_LIBRARY_DECLARE(flac, SS_FLAC_FUNCTIONS)
 
 #endif

@@ -31,4 +31,24 @@ const char *ss_library_error(struct ss_library *library);
 #define SS_LIBRARY_FIELD(symbol, field) __typeof__(symbol) *_Nonnull field;
 #define SS_LIBRARY_NAME(symbol, field) #symbol,
 
+/* In a library's header: its table `struct ss_NAME` (one field for each X(symbol, field) of
+ * FUNCTIONS), `ss_NAME()` giving the table (NULL when the library cannot be loaded) and
+ * `ss_NAME_error()` saying why. */
+#define SS_LIBRARY_DECLARE(name, FUNCTIONS) \
+    struct ss_##name { FUNCTIONS(SS_LIBRARY_FIELD) }; \
+    const struct ss_##name *_Nullable ss_##name(void); \
+    const char *_Nullable ss_##name##_error(void);
+
+/* In its one .c file: the table, the symbols' names, the sonames to try (the rest of the
+ * arguments, in order) and the two functions. */
+#define SS_LIBRARY_DEFINE(name, FUNCTIONS, ...) \
+    static struct ss_##name ss_##name##_table; \
+    static const char *const ss_##name##_symbols[] = { FUNCTIONS(SS_LIBRARY_NAME) }; \
+    static const char *const ss_##name##_sonames[] = { __VA_ARGS__, NULL }; \
+    static struct ss_library ss_##name##_library = SS_LIBRARY(ss_##name##_sonames, ss_##name##_symbols, ss_##name##_table); \
+    _Static_assert(sizeof ss_##name##_table == sizeof ss_##name##_symbols / sizeof *ss_##name##_symbols * sizeof(void (*)(void)), \
+                   "one function pointer a symbol"); \
+    const struct ss_##name *ss_##name(void) { return ss_library_table(&ss_##name##_library); } \
+    const char *ss_##name##_error(void) { return ss_library_error(&ss_##name##_library); }
+
 #endif

@@ -24,12 +24,7 @@
     X(mpg123_tell_stream, tell_stream) \
     X(mpg123_seek, seek)
 
-struct ss_mpg123 {
-    SS_MPG123_FUNCTIONS(SS_LIBRARY_FIELD)
-};
-
-/* libmpg123's functions, or NULL when it cannot be loaded (ss_mpg123_error says why). */
-const struct ss_mpg123 *_Nullable ss_mpg123(void);
-const char *_Nullable ss_mpg123_error(void);
+/* libmpg123's functions: ss_mpg123() (NULL when it cannot be loaded; ss_mpg123_error() says why). */
+SS_LIBRARY_DECLARE(mpg123, SS_MPG123_FUNCTIONS)
 
 #endif

@@ -14,12 +14,7 @@
     X(op_read_float, read_float) \
     X(op_pcm_seek, pcm_seek)
 
-struct ss_opusfile {
-    SS_OPUSFILE_FUNCTIONS(SS_LIBRARY_FIELD)
-};
-
-/* libopusfile's functions, or NULL when it cannot be loaded (ss_opusfile_error says why). */
-const struct ss_opusfile *_Nullable ss_opusfile(void);
-const char *_Nullable ss_opusfile_error(void);
+/* libopusfile's functions: ss_opusfile() (NULL when it cannot be loaded; ss_opusfile_error() says why). */
+SS_LIBRARY_DECLARE(opusfile, SS_OPUSFILE_FUNCTIONS)
 
 #endif

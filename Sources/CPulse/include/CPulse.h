@@ -44,13 +44,8 @@
     X(pa_proplist_gets, proplist_gets) \
     X(pa_gettimeofday, gettimeofday)
 
-struct ss_pulse {
-    SS_PULSE_FUNCTIONS(SS_LIBRARY_FIELD)
-};
-
-/* libpulse's functions, or NULL when it cannot be loaded (ss_pulse_error says why). */
-const struct ss_pulse *_Nullable ss_pulse(void);
-const char *_Nullable ss_pulse_error(void);
+/* libpulse's functions: ss_pulse() (NULL when it cannot be loaded; ss_pulse_error() says why). */
+SS_LIBRARY_DECLARE(pulse, SS_PULSE_FUNCTIONS)
 
 /// PA_INVALID_INDEX ((uint32_t) -1).
 static inline uint32_t ss_invalid_index(void) { return PA_INVALID_INDEX; }

@@ -32,13 +32,8 @@
     X(sd_bus_flush_close_unref, flush_close_unref) \
     X(sd_bus_emit_signal, emit_signal)
 
-struct ss_systemd {
-    SS_SYSTEMD_FUNCTIONS(SS_LIBRARY_FIELD)
-};
-
-/* libsystemd's functions, or NULL when it cannot be loaded (ss_systemd_error says why). */
-const struct ss_systemd *_Nullable ss_systemd(void);
-const char *_Nullable ss_systemd_error(void);
+/* libsystemd's functions: ss_systemd() (NULL when it cannot be loaded; ss_systemd_error() says why). */
+SS_LIBRARY_DECLARE(systemd, SS_SYSTEMD_FUNCTIONS)
 
 /* Wrappers for sd-bus API that Swift cannot import: variadic functions and
  * function-like macros. Keep them trivial. */
