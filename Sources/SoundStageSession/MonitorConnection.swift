@@ -29,6 +29,15 @@ struct SinkInput: Sendable {
     let isPhone: Bool
     let pid: Int32?
     let application: String?
+
+    /// Whether a stream's `media.role` is a call's: `phone` as PulseAudio clients give it
+    /// (`paplay --property=media.role=phone`), `Phone` as PipeWire's own clients do
+    /// (`pw-cat --media-role Phone`, seen through pipewire-pulse as it was set), and
+    /// `Communication`, the role WirePlumber's policy gives calls.
+    static func isCall(role: String?) -> Bool {
+        guard let role = role?.lowercased() else { return false }
+        return role == "phone" || role == "communication"
+    }
 }
 
 /// All mutable state of a session. Always accessed through `MonitorSession.state`.

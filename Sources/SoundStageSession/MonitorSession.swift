@@ -307,7 +307,7 @@ final class MonitorSession: Sendable {
         let input = SinkInput(
             index: info.index,
             sink: info.sink,
-            isPhone: property(properties, ss_prop_media_role()) == "phone",
+            isPhone: SinkInput.isCall(role: property(properties, ss_prop_media_role())),
             pid: property(properties, ss_prop_application_process_id()).flatMap { Int32($0) },
             application: property(properties, ss_prop_application_name()))
         emit(state.withLock { $0.upsertSinkInput(context, input) })

@@ -26,10 +26,11 @@ struct AudioSessionServerTests {
         return (Measure.dB(tail), Measure.peakFrequency(tail, sampleRate: 48_000))
     }
 
-    @Test("the sink in use unloaded mid-play: music pauses, an effect moves to the remaining sink and is heard there")
-    func sinkUnloaded() throws {
-        try #require(Self.enabled, "PulseAudio is not installed")
-        let pulse = try PrivatePulse()
+    @Test("the sink in use unloaded mid-play: music pauses, an effect moves to the remaining sink and is heard there",
+          arguments: PrivatePulse.Kind.allCases)
+    func sinkUnloaded(server: PrivatePulse.Kind) throws {
+        try #require(server.isInstalled, "\(server) is not installed")
+        let pulse = try PrivatePulse(server)
         defer { pulse.stop() }
         let first = try pulse.addSink("first")
         _ = try pulse.addSink("second")
@@ -54,10 +55,10 @@ struct AudioSessionServerTests {
         #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the effect on the second sink: \(heard)")
     }
 
-    @Test("PulseAudio killed and restarted: the engine waits, then plays on the new server")
-    func serverRestarted() throws {
-        try #require(Self.enabled, "PulseAudio is not installed")
-        let pulse = try PrivatePulse()
+    @Test("the server killed and restarted: the engine waits, then plays on the new server", arguments: PrivatePulse.Kind.allCases)
+    func serverRestarted(server: PrivatePulse.Kind) throws {
+        try #require(server.isInstalled, "\(server) is not installed")
+        let pulse = try PrivatePulse(server)
         defer { pulse.stop() }
         _ = try pulse.addSink("first")
         let child = try pulse.session(["--tone", "440", "--effect"])
@@ -164,10 +165,18 @@ extension AudioSessionServerTests {
         }
     }
 
-    @Test("a call (paplay with media.role=phone): interrupted within 200 ms, silence at the sink, the tone back from where it stopped")
-    func phoneCall() throws {
-        try #require(Self.enabled, "PulseAudio is not installed")
-        let pulse = try PrivatePulse()
+    /// Who calls: a PulseAudio client (`paplay --property=media.role=phone`, through
+    /// pipewire-pulse on PipeWire), or PipeWire's own (`pw-cat --media-role Phone`).
+    enum Caller: String, Sendable, CustomStringConvertible {
+        case paplay, pwCat
+        var description: String { rawValue }
+    }
+
+    @Test("a call (paplay with media.role=phone, or pw-cat with Phone on PipeWire): interrupted within 200 ms, silence at the sink, the tone back from where it stopped",
+          arguments: [(PrivatePulse.Kind.pulseaudio, Caller.paplay), (.pipewire, .paplay), (.pipewire, .pwCat)])
+    func phoneCall(server: PrivatePulse.Kind, caller: Caller) throws {
+        try #require(server.isInstalled, "\(server) is not installed")
+        let pulse = try PrivatePulse(server)
         defer { pulse.stop() }
         _ = try pulse.addSink("first")
         let folder = try TemporaryFolder()
@@ -181,8 +190,11 @@ extension AudioSessionServerTests {
         defer { monitor.stop() }
         monitor.waitForSamples(seconds: 0.7)   // the tone heard before the call
         let calling = ContinuousClock.now
-        let paplay = try ChildProcess(try #require(ToolRunner.which("paplay")), ["--property=media.role=phone", call.path], environment: pulse.environment)
-        defer { paplay.stop() }
+        let calls = switch caller {
+        case .paplay: try ChildProcess(try #require(ToolRunner.which("paplay")), ["--property=media.role=phone", call.path], environment: pulse.environment)
+        case .pwCat: try ChildProcess(try #require(ToolRunner.which("pw-cat")), ["--playback", "--media-role", "Phone", call.path], environment: pulse.environment)
+        }
+        defer { calls.stop() }
         let began = try #require(child.waitForLine(containing: "session: interruptionBegan(phoneCall)"), "\(child.lines.suffix(5))")
         #expect(began.at - calling < .milliseconds(200), "\(began.at - calling)")
         let ended = try #require(child.waitForLine(containing: "session: interruptionEnded(shouldResume: true)", after: began.index), "\(child.lines.suffix(5))")
@@ -205,10 +217,18 @@ extension AudioSessionServerTests {
         #expect(gap.seconds > 1 && gap.after > -30, "silence at the sink during the call: \(gap)")
     }
 
-    @Test("the default sink switched: the engine follows, and the tone arrives at the new sink's monitor")
-    func defaultSwitched() throws {
-        try #require(Self.enabled, "PulseAudio is not installed")
-        let pulse = try PrivatePulse()
+    /// How the default is switched: `pactl set-default-sink`, or on PipeWire `wpctl
+    /// set-default` (WirePlumber's own).
+    enum Switcher: String, Sendable, CustomStringConvertible {
+        case pactl, wpctl
+        var description: String { rawValue }
+    }
+
+    @Test("the default sink switched (pactl, or wpctl on PipeWire): the engine follows, and the tone arrives at the new sink's monitor",
+          arguments: [(PrivatePulse.Kind.pulseaudio, Switcher.pactl), (.pipewire, .pactl), (.pipewire, .wpctl)])
+    func defaultSwitched(server: PrivatePulse.Kind, switcher: Switcher) throws {
+        try #require(server.isInstalled, "\(server) is not installed")
+        let pulse = try PrivatePulse(server)
         defer { pulse.stop() }
         _ = try pulse.addSink("first")
         _ = try pulse.addSink("second")
@@ -222,7 +242,10 @@ extension AudioSessionServerTests {
         // wait for): its stream is listed by the server.
         let connected = Poll.until(seconds: 10) { ((try? pulse.pactl(["list", "short", "source-outputs"]))?.stdout ?? "").contains("\t") }
         #expect(connected, "the recording of the second sink (the server's only source output) is listed")
-        try pulse.pactl(["set-default-sink", "second"])
+        switch switcher {
+        case .pactl: try pulse.pactl(["set-default-sink", "second"])
+        case .wpctl: try pulse.wpctl(["set-default", try pulse.nodeID("second")])
+        }
         let moved = child.waitForLine(containing: "session: routeChanged(defaultChanged")
         #expect(moved != nil, "\(child.lines)")
         let recorded = second.bytes.count
