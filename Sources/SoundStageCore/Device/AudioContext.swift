@@ -247,7 +247,13 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// What OpenAL Soft did about HRTF on this context's device.
     public var hrtfStatus: HRTFStatus {
         guard device.isExtensionPresent("ALC_SOFT_HRTF") else { return .unknown }
-        return OpenAL.withDevice { HRTFStatus(al: device.integer($0, ALC_HRTF_STATUS_SOFT)) }
+        let status = OpenAL.withDevice { HRTFStatus(al: device.integer($0, ALC_HRTF_STATUS_SOFT)) }
+        // HRTF asked for on an output SoundStage knows is not stereo: OpenAL Soft 1.19 says
+        // unsupportedFormat, 1.23 only disabled. The same answer from both.
+        if status == .disabled, attributes.hrtf == .on, let channels = device.loopbackFormat?.channels, channels != .stereo {
+            return .unsupportedFormat
+        }
+        return status
     }
 
     /// The name of the HRTF in use, nil when HRTF is off.
