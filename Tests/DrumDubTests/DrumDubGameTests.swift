@@ -23,9 +23,10 @@ struct DrumDubGameTests {
         return Measure.dB(right) - Measure.dB(left)
     }
 
-    @Test("a snare key: its onset at the sink within 100 ms, its meter moves; turned 180 degrees it swaps sides; q gives the terminal back")
-    func snareKey() throws {
-        let game = try DrumDubGame()
+    @Test("a snare key: its onset at the sink within 100 ms, its meter moves; turned 180 degrees it swaps sides; q gives the terminal back",
+          arguments: PrivatePulse.Kind.allCases)
+    func snareKey(server: PrivatePulse.Kind) throws {
+        let game = try DrumDubGame(server: server)
         defer { game.stop() }
         try game.press("p")
         #expect(game.terminal.waitFor("music  paused"), "\(game.terminal.screen)")
@@ -58,10 +59,10 @@ struct DrumDubGameTests {
         let samples = recording.samples
         let onset1 = try #require(Self.onset(samples, from: sent1)), onset2 = try #require(Self.onset(samples, from: sent2))
         let latency1 = Double(onset1 - sent1) / 48_000, latency2 = Double(onset2 - sent2) / 48_000
-        print("drumdub snare key: onset \(Int(latency1 * 1000)) ms and \(Int(latency2 * 1000)) ms after the key (recording frames)")
+        print("drumdub snare key (\(server)): onset \(Int(latency1 * 1000)) ms and \(Int(latency2 * 1000)) ms after the key (recording frames)")
         #expect(latency1 < 0.1 && latency2 < 0.1, "onsets \(latency1) s and \(latency2) s after the key")
         let before = Self.balance(samples, at: onset1), after = Self.balance(samples, at: onset2)
-        print("drumdub snare: right minus left \(before) dB facing up the room, \(after) dB turned around")
+        print("drumdub snare (\(server)): right minus left \(before) dB facing up the room, \(after) dB turned around")
         // drumdub --script renders the same hit offline at -22.5 dB; 15 dB either way leaves room
         // for the server and none for a turn while it sounds (measured then: -0.1 to -7.8 dB).
         #expect(before < -15 && after > 15, "the snare (front left) is heard left, then right after the turn: \(before) dB, \(after) dB")

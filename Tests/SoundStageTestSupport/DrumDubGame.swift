@@ -14,9 +14,11 @@ package final class DrumDubGame {
     /// default, and the game on it; waits until the game shows its screen.
     /// `wrapped` runs the game under a non-interactive shell that waits for it (`bash -c` with
     /// a command after the game, so bash does not exec it), as `scripts/demo.sh` does.
-    /// `environment` adds to the game's.
-    package init(sinks: [String] = ["game"], wrapped: Bool = false, environment: [String: String] = [:]) throws {
-        pulse = try PrivatePulse()
+    /// `environment` adds to the game's; `server` is PulseAudio or PipeWire.
+    package init(sinks: [String] = ["game"], wrapped: Bool = false, environment: [String: String] = [:],
+                 server: PrivatePulse.Kind = .pulseaudio) throws {
+        try #require(server.isInstalled, "\(server) is not installed")
+        pulse = try PrivatePulse(server)
         folder = try TemporaryFolder()
         terminal = try Terminal(columns: 80, rows: 24)
         for sink in sinks {

@@ -131,8 +131,8 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:512
-    static func line512() async throws {
+    /// README.md:518
+    static func line518() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -151,6 +151,6 @@ extension READMESamples {
         DocSample("README.md:337", line337),
         DocSample("README.md:356", line356),
         DocSample("README.md:409", line409),
-        DocSample("README.md:512", line512),
+        DocSample("README.md:518", line518),
     ]
 }
