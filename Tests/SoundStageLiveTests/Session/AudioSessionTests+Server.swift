@@ -207,6 +207,7 @@ extension AudioSessionServerTests {
         let resumed = Self.playheads(lines, ended.index..<lines.count, "playing")
         #expect(!held.isEmpty && Set(held).count == 1, "the playhead holds while interrupted: \(held)")
         if let stopped = held.first, let next = resumed.first {
+            print("AudioSessionServerTests call (\(server), \(caller)): stopped at \(stopped) s, first status after the resume at \(next) s")
             // Status lines every 0.05 s: the first after the resume is at most one line (and the
             // interruption's fade-in, 0) on from where it stopped; 0.1 s is two lines.
             #expect(next >= stopped && next - stopped < 0.1, "resumed at \(next) s, stopped at \(stopped) s")
