@@ -165,16 +165,10 @@ extension AudioSessionServerTests {
         }
     }
 
-    /// Who calls: a PulseAudio client (`paplay --property=media.role=phone`, through
-    /// pipewire-pulse on PipeWire), or PipeWire's own (`pw-cat --media-role Phone`).
-    enum Caller: String, Sendable, CustomStringConvertible {
-        case paplay, pwCat
-        var description: String { rawValue }
-    }
-
+    /// `caller`: a PulseAudio client (paplay, through pipewire-pulse on PipeWire), or PipeWire's own (pw-cat).
     @Test("a call (paplay with media.role=phone, or pw-cat with Phone on PipeWire): interrupted within 200 ms, silence at the sink, the tone back from where it stopped",
-          arguments: [(PrivatePulse.Kind.pulseaudio, Caller.paplay), (.pipewire, .paplay), (.pipewire, .pwCat)])
-    func phoneCall(server: PrivatePulse.Kind, caller: Caller) throws {
+          arguments: [(PrivatePulse.Kind.pulseaudio, "paplay"), (.pipewire, "paplay"), (.pipewire, "pw-cat")])
+    func phoneCall(server: PrivatePulse.Kind, caller: String) throws {
         try #require(server.isInstalled, "\(server) is not installed")
         let pulse = try PrivatePulse(server)
         defer { pulse.stop() }
@@ -190,10 +184,8 @@ extension AudioSessionServerTests {
         defer { monitor.stop() }
         monitor.waitForSamples(seconds: 0.7)   // the tone heard before the call
         let calling = ContinuousClock.now
-        let calls = switch caller {
-        case .paplay: try ChildProcess(try #require(ToolRunner.which("paplay")), ["--property=media.role=phone", call.path], environment: pulse.environment)
-        case .pwCat: try ChildProcess(try #require(ToolRunner.which("pw-cat")), ["--playback", "--media-role", "Phone", call.path], environment: pulse.environment)
-        }
+        let role = caller == "pw-cat" ? ["--playback", "--media-role", "Phone"] : ["--property=media.role=phone"]
+        let calls = try ChildProcess(try #require(ToolRunner.which(caller)), role + [call.path], environment: pulse.environment)
         defer { calls.stop() }
         let began = try #require(child.waitForLine(containing: "session: interruptionBegan(phoneCall)"), "\(child.lines.suffix(5))")
         #expect(began.at - calling < .milliseconds(200), "\(began.at - calling)")
@@ -218,16 +210,10 @@ extension AudioSessionServerTests {
         #expect(gap.seconds > 1 && gap.after > -30, "silence at the sink during the call: \(gap)")
     }
 
-    /// How the default is switched: `pactl set-default-sink`, or on PipeWire `wpctl
-    /// set-default` (WirePlumber's own).
-    enum Switcher: String, Sendable, CustomStringConvertible {
-        case pactl, wpctl
-        var description: String { rawValue }
-    }
-
+    /// `switcher`: `pactl set-default-sink`, or on PipeWire `wpctl set-default` (WirePlumber's own).
     @Test("the default sink switched (pactl, or wpctl on PipeWire): the engine follows, and the tone arrives at the new sink's monitor",
-          arguments: [(PrivatePulse.Kind.pulseaudio, Switcher.pactl), (.pipewire, .pactl), (.pipewire, .wpctl)])
-    func defaultSwitched(server: PrivatePulse.Kind, switcher: Switcher) throws {
+          arguments: [(PrivatePulse.Kind.pulseaudio, "pactl"), (.pipewire, "pactl"), (.pipewire, "wpctl")])
+    func defaultSwitched(server: PrivatePulse.Kind, switcher: String) throws {
         try #require(server.isInstalled, "\(server) is not installed")
         let pulse = try PrivatePulse(server)
         defer { pulse.stop() }
@@ -243,9 +229,10 @@ extension AudioSessionServerTests {
         // wait for): its stream is listed by the server.
         let connected = Poll.until(seconds: 10) { ((try? pulse.pactl(["list", "short", "source-outputs"]))?.stdout ?? "").contains("\t") }
         #expect(connected, "the recording of the second sink (the server's only source output) is listed")
-        switch switcher {
-        case .pactl: try pulse.pactl(["set-default-sink", "second"])
-        case .wpctl: try pulse.wpctl(["set-default", try pulse.nodeID("second")])
+        if switcher == "wpctl" {
+            try pulse.wpctl(["set-default", try pulse.nodeID("second")])
+        } else {
+            try pulse.pactl(["set-default-sink", "second"])
         }
         let moved = child.waitForLine(containing: "session: routeChanged(defaultChanged")
         #expect(moved != nil, "\(child.lines)")
