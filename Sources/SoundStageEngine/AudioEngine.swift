@@ -69,6 +69,9 @@ public final class AudioEngine: Sendable {
     public let isOffline: Bool
     /// The service tick in seconds.
     public let tickSeconds: Double
+    /// How far ahead of a tick a curve set at it (a fade, ducking) is read, so that what is
+    /// heard over the tick follows the curve (``MixerSmoothing/aim(tickSeconds:)``).
+    let curveLeadSeconds: Double
     let state = LockedState(EngineState())
     /// The voices and the bus tree.
     let voices: VoicePool
@@ -122,10 +125,11 @@ public final class AudioEngine: Sendable {
         self.output = LockedBox(EngineOutput(device: device, context: context, requested: output))
         isOffline = output.isOffline
         self.tickSeconds = tick
+        curveLeadSeconds = context.mixerSmoothing.aim(tickSeconds: tick)
         let found = foundErrors
         context.handle.setErrorSink { found.append($0) }
         self.session = session
-        voices = VoicePool(isOffline: output.isOffline, tickSeconds: tick, engineName: "engine on \(device)")
+        voices = VoicePool(isOffline: output.isOffline, tickSeconds: tick, curveLeadSeconds: curveLeadSeconds, engineName: "engine on \(device)")
         voices.state.withLockedValue { $0.engine = self }
         session?.join(self)
         if case .thread = service, !isOffline { startServiceThread() }

@@ -30,6 +30,9 @@ public final class Sound: Sendable, CustomStringConvertible {
     /// A loaded sound's buffer on the device its engine plays to now. Replaced, not added
     /// to, when the engine moves: the old buffer, and with it the old device, can then go.
     private let current: LockedBox<AudioBuffer?>
+    /// A block of silence in the loaded sound's format on the device of ``current``, queued
+    /// after its last play where the mixer holds the last sample (``silence(after:)``).
+    private let endSilence = LockedBox<AudioBuffer?>(nil)
 
     /// The length in seconds.
     public let duration: Double
@@ -159,8 +162,20 @@ public final class Sound: Sendable, CustomStringConvertible {
                 try checkPlayable(buffer, on: context.device, "buffer(in:)")
                 let copy = try buffer.copy(to: context)
                 current = copy
+                endSilence.withLock { $0 = nil }   // the old device's: it can go with it
                 return copy
             }
+        }
+    }
+
+    /// A block of silence to queue after `buffer` (the sound's own, from ``buffer(in:)``), made
+    /// once per device: where the mixer holds the last sample it played, it then holds silence.
+    func silence(after buffer: AudioBuffer) throws -> AudioBuffer {
+        try endSilence.withLock { kept in
+            if let kept, kept.context === buffer.context { return kept }
+            let made = try AudioBuffer.silence(like: buffer)
+            kept = made
+            return made
         }
     }
 

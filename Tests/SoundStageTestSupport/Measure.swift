@@ -22,6 +22,13 @@ package enum Measure {
         return rms > 0 ? max(-160, 20 * log10(rms)) : -160
     }
 
+    /// Channel `channel` of a render after the fade OpenAL Soft gives a source stopped or
+    /// paused just before it (64 frames from 1.20, none on 1.19: ``MixerSmoothing``): what
+    /// must be silent once the mixer has let the source go.
+    package static func afterStopFade(_ audio: RenderedAudio, channel: Int, _ context: AudioContext) -> [Float] {
+        Array(audio.channel(channel).dropFirst(context.mixerSmoothing.stopFadeFrames))
+    }
+
     /// RMS level of channel `channel` of a render.
     package static func dB(_ audio: RenderedAudio, channel: Int) -> Double { dB(audio.channel(channel)) }
 

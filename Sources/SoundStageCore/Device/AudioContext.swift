@@ -100,6 +100,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
             throw error
         }
         self.version = strings.1
+        self.mixerSmoothing = MixerSmoothing(version: strings.1)
         self.device = device
         self.handle = handle
         self.id = id
@@ -160,6 +161,9 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// How this context's mixer steps a source through its sound (its fixed point depends
     /// on the OpenAL Soft release).
     package var mixerStepping: MixerStepping { MixerStepping(version: version) }
+
+    /// How this context's mixer smooths gain changes, stops and ends (see ``MixerSmoothing``).
+    package let mixerSmoothing: MixerSmoothing
 
     /// Whether this context has the AL extension `name` (e.g. `AL_SOFT_source_spatialize`).
     public func isExtensionPresent(_ name: String) -> Bool { extensionSet.contains(name) }

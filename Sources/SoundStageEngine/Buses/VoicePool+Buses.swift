@@ -111,11 +111,11 @@ extension VoicePool {
     }
 
     /// Works out every bus's gain and pause from the game's settings, fades and ducking,
-    /// for a tick from `now` (OpenAL ramps a gain change across the next mix, so what is
-    /// heard over the coming tick follows the curves instead of lagging them), and writes
-    /// the new gains to the real voices.
+    /// for the coming tick as it will be heard (``AudioEngine/curveLeadSeconds``: so what is
+    /// heard follows the curves instead of lagging them), and writes the new gains to the
+    /// real voices.
     func refreshBuses(_ s: inout VoicePoolState, _ held: borrowing LockHeld, nowSeconds now: Double) {
-        let ahead = now + tickSeconds
+        let ahead = now + curveLeadSeconds
         let before = s.tree.buses.map { ($0.gain, $0.isPausedInTree, $0.isMutedInTree) }
         // Pauses and mutes first: whether a trigger plays depends on them.
         for b in s.tree.buses.indices {

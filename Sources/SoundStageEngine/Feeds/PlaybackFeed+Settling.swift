@@ -26,7 +26,10 @@ extension PlaybackFeed {
         } catch {
             outcome.errors.append(error)
         }
-        guard source.state == .stopped else { return outcome }
+        guard source.state == .stopped else {
+            outcome.playedOut = isExhausted && isInEndSilence(source)
+            return outcome
+        }
         if !isOffline, !source.context.device.isConnected { return outcome }
         if ranDry(source) {
             do {

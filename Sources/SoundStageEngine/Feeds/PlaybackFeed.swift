@@ -49,6 +49,11 @@ protocol PlaybackFeed: AnyObject {
     /// the last refill came), so it should be started again.
     func ranDry(_ source: AudioSource) -> Bool
 
+    /// Whether a playing source has played all of the sound and is in the block of silence
+    /// queued after it (``MixerSmoothing/holdsLastSample``): it has played out as surely as a
+    /// stopped one.
+    func isInEndSilence(_ source: AudioSource) -> Bool
+
     /// Moves to sound frame `frame` while the source is playing or paused. `heardOffset` is
     /// the queue offset being heard (for a stream to keep count of its plays).
     ///
@@ -96,6 +101,8 @@ extension PlaybackFeed {
     func ranDry(_ source: AudioSource) -> Bool {
         source.get(.buffersQueued) > source.get(.buffersProcessed)
     }
+
+    func isInEndSilence(_ source: AudioSource) -> Bool { false }
 }
 
 /// What the two feeds of a loaded sound share: the sound's decoded samples around the

@@ -12,6 +12,9 @@ final class QueueFeed: LoadedSoundFeed {
     private var queuedPlays = 0
     /// Plays finished and unqueued since the feed began.
     private var playsUnqueued = 0
+    /// Whether a block of silence follows the last play in the queue (where the mixer holds
+    /// the last sample it played: ``MixerSmoothing``).
+    private var silenceQueued = false
 
     /// Plays `sound` `plays` times.
     init(sound: Sound, plays: Int) {
@@ -37,6 +40,10 @@ final class QueueFeed: LoadedSoundFeed {
         try source.queue(Array(repeating: buffer, count: n))
         playsToQueue -= n
         queuedPlays += n
+        if playsToQueue == 0, source.context.mixerSmoothing.holdsLastSample {
+            try source.queue([try sound.silence(after: buffer)])
+            silenceQueued = true
+        }
     }
 
     func refill(_ source: AudioSource) throws -> SoundStageError? {
@@ -51,15 +58,21 @@ final class QueueFeed: LoadedSoundFeed {
     }
 
     var isExhausted: Bool { playsToQueue == 0 }
+
+    func isInEndSilence(_ source: AudioSource) -> Bool {
+        silenceQueued && source.get(.sampleOffset) >= queuedPlays * sound.frameCount
+    }
     var failure: SoundStageError? { nil }
 
     func seek(_ source: AudioSource, toFrame frame: Int, heardOffset: Int) throws -> Bool {
         // The plays left (the current one and those not started) are queued again.
-        playsToQueue += max(1, source.get(.buffersQueued) - source.get(.buffersProcessed))
+        let silence = silenceQueued ? 1 : 0
+        playsToQueue += max(1, source.get(.buffersQueued) - silence - source.get(.buffersProcessed))
         try source.stop()
         try source.setBuffer(nil)
         queuedPlays = 0
         playsUnqueued = 0
+        silenceQueued = false
         try queueMore(source)
         try source.set(.sampleOffset, to: frame)
         return true
@@ -79,6 +92,7 @@ final class QueueFeed: LoadedSoundFeed {
     func frame(atQueueOffset offset: Int) -> Int {
         let frames = max(1, sound.frameCount)
         if offset < 0 && playsUnqueued == 0 { return 0 }   // nothing heard yet
+        if silenceQueued, offset >= queuedPlays * frames { return frames - 1 }   // in the silence after the end
         return ((offset % frames) + frames) % frames
     }
 

@@ -46,6 +46,9 @@ final class StreamFeed: PlaybackFeed {
     /// reported once, as the stream reaches it, and the stream plays on.
     private var damageSeen = 0
     private var damageToReport: [SoundStageError] = []
+    /// Whether a block of silence follows the last chunk (where the mixer holds the last
+    /// sample it played: ``MixerSmoothing``). It is a chunk with no segments.
+    private var silenceQueued = false
     /// Whether the end of a file shorter than its header states (known when it opened) was
     /// reported: once, as the stream first reaches it, and the stream plays on (it loops
     /// what there is).
@@ -75,6 +78,10 @@ final class StreamFeed: PlaybackFeed {
 
     /// Whether nothing more will be queued: the last play is decoded, or decoding failed.
     var isExhausted: Bool { ended || failure != nil }
+
+    func isInEndSilence(_ source: AudioSource) -> Bool {
+        silenceQueued && source.get(.sampleOffset) >= chunks.dropLast().reduce(0) { $0 + $1.frames }
+    }
 
     /// Frames queued before the one a stream is attached at: its start is then inside the
     /// queue, so OpenAL fades it in (a source started at the head of its queue is not
@@ -189,6 +196,12 @@ final class StreamFeed: PlaybackFeed {
                 throw error
             }
         }
+        if isExhausted, !silenceQueued, let last = chunks.last, source.context.mixerSmoothing.holdsLastSample {
+            let silence = try AudioBuffer.silence(like: last.buffer)
+            try source.queue([silence])
+            chunks.append(Chunk(buffer: silence, segments: []))
+            silenceQueued = true
+        }
     }
 
     /// After the source's queue was emptied for a seek while the frame `heard` frames into
@@ -202,6 +215,7 @@ final class StreamFeed: PlaybackFeed {
         failure = nil
         failureReported = false
         loopedBack = false
+        silenceQueued = false
         framesThisPlay = frame
         do { try decoder.seek(toFrame: frame) } catch let error as SoundStageError { failure = error } catch {
             failure = Sound.failure(.decodingFailed, "stream", object: label, "\(error)")
@@ -241,7 +255,7 @@ final class StreamFeed: PlaybackFeed {
                 left -= segment.frames
             }
         }
-        guard let last = all.last?.segments.last else { return decoder.position }
+        guard let last = all.last(where: { !$0.segments.isEmpty })?.segments.last else { return decoder.position }
         return last.start + last.frames
     }
 

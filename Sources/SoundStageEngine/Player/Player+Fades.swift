@@ -74,9 +74,10 @@ extension Player {
 
     /// Moves every tween on; stops the player if a finished fade asked for it.
     ///
-    /// Each value is the one due a tick from `now`: OpenAL ramps a change across the next
-    /// mix, so the level heard over the coming tick follows the curve instead of lagging it
-    /// by a tick (measured: up to 0.8 dB late near the end of a 1 s linear fade without this).
+    /// Each value is the one due where the coming tick will be heard (``curveLeadSeconds``:
+    /// a tick from `now` where OpenAL ramps a change across the next mix, half a tick where
+    /// it steps), so the level heard follows the curve instead of lagging it (measured on
+    /// 1.19: up to 0.8 dB late near the end of a 1 s linear fade without this).
     func advanceTweens(_ s: inout PlayerState, _ held: borrowing LockHeld, nowSeconds now: Double, busGain: Float) {
         guard !s.tweens.isEmpty else { return }
         var stopNow = false
@@ -84,7 +85,7 @@ extension Player {
         for tween in s.tweens {
             // A step (a tween of no length) is not looked ahead to: it lands on the first tick
             // at or after its time (offline, a scheduled start's own tick: on its frame).
-            let v = tween.value(atSeconds: tween.durationSeconds > 0 ? now + tickSeconds : now)
+            let v = tween.value(atSeconds: tween.durationSeconds > 0 ? now + curveLeadSeconds : now)
             do {
                 switch tween.kind {
                 case .volume:

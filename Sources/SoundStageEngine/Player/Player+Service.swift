@@ -65,10 +65,15 @@ extension Player {
         return true
     }
 
-    /// Whether the source has stopped with nothing more to play.
+    /// Whether the source has stopped with nothing more to play, or plays only the silence
+    /// queued after the sound's end.
     func playedOut(_ s: PlayerState, _ source: AudioSource) -> Bool {
-        guard s.status == .playing, source.state == .stopped else { return false }
-        return s.feed?.isExhausted ?? true
+        guard s.status == .playing else { return false }
+        switch source.state {
+        case .stopped: return s.feed?.isExhausted ?? true
+        case .playing: return s.feed.map { $0.isExhausted && $0.isInEndSilence(source) } ?? false
+        default: return false
+        }
     }
 
     /// The sound played out: the player stops and `finished` is posted, successfully unless

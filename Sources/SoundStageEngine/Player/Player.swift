@@ -28,6 +28,8 @@ public final class Player: Sendable, CustomStringConvertible {
     /// Copies of the engine's settings, so they stay readable without it.
     let isOffline: Bool
     let tickSeconds: Double
+    /// How far ahead of a tick a tween is read (``AudioEngine/curveLeadSeconds``).
+    let curveLeadSeconds: Double
     /// Whether the context has `AL_SOFT_source_latency` (checked once, not every tick).
     let hasSourceLatency: Bool
     /// Whether the device has `ALC_SOFT_device_clock` as well: what measures underruns.
@@ -50,6 +52,7 @@ public final class Player: Sendable, CustomStringConvertible {
         self.hasLoopPoints = engine.context.isExtensionPresent("AL_SOFT_loop_points")
         self.isOffline = engine.isOffline
         self.tickSeconds = engine.tickSeconds
+        self.curveLeadSeconds = engine.curveLeadSeconds
         self.hasSourceLatency = engine.context.isExtensionPresent("AL_SOFT_source_latency")
         self.hasDeviceClock = hasSourceLatency && engine.device.isExtensionPresent("ALC_SOFT_device_clock")
         self.engineRef = engine

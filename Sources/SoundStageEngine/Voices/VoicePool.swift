@@ -67,12 +67,15 @@ final class VoicePool: Sendable {
     let isOffline: Bool
     /// The engine's service tick in seconds.
     let tickSeconds: Double
+    /// How far ahead of a tick the bus curves (fades, ducking) are read (the engine's).
+    let curveLeadSeconds: Double
     /// Names the engine in errors.
     let engineName: String
 
-    init(isOffline: Bool, tickSeconds: Double, engineName: String) {
+    init(isOffline: Bool, tickSeconds: Double, curveLeadSeconds: Double, engineName: String) {
         self.isOffline = isOffline
         self.tickSeconds = tickSeconds
+        self.curveLeadSeconds = curveLeadSeconds
         self.engineName = engineName
         state.withLockedValue { s in
             for (name, parent) in Bus.standard {

@@ -73,7 +73,7 @@ struct AudioEngineTests {
         _ = try engine.render(frames: 4_800)
         engine.beginInterruption()
         #expect(!player.isPlaying)
-        #expect(Measure.dB(try engine.render(frames: 4_800), channel: 0) == -160)
+        #expect(Measure.dB(Measure.afterStopFade(try engine.render(frames: 4_800), channel: 0, engine.context)) == -160)
         engine.endInterruption()
         #expect(player.isPlaying)
         #expect(Measure.dB(try engine.render(frames: 4_800), channel: 0) > -20)

@@ -21,7 +21,7 @@ struct AudioSourceTests {
         try source.pause()
         #expect(source.state == .paused)
         let paused = try scene.device.render(frames: 9600)
-        #expect(Measure.dB(paused, channel: 0) == -160, "a paused source is silent")
+        #expect(Measure.dB(Measure.afterStopFade(paused, channel: 0, scene.context)) == -160, "a paused source is silent")
         #expect(source.get(.sampleOffset) == 4800, "pausing keeps the offset")
         try source.play()
         let resumed = try scene.device.render(frames: 4800)

@@ -42,7 +42,7 @@ struct AudioSessionTests {
         session.beginInterruption()   // again: nothing more
         #expect(session.isInterrupted && session.interruptions == [.app])
         #expect(!music.isPlaying && !drum.isPlaying && !voice.isPlaying)
-        #expect(Measure.dB(try engine.render(frames: 4_800), channel: 0) == -160)
+        #expect(Measure.dB(Measure.afterStopFade(try engine.render(frames: 4_800), channel: 0, engine.context)) == -160)
         #expect(music.currentFrame == heard, "paused where it was")
         expectError(.invalidState, mentioning: ["interrupted"]) { try music.play() }
         session.endInterruption(shouldResume: true)

@@ -24,7 +24,8 @@ extension PlayerTests {
         player.stop()
         player.updateMeters()
         #expect(player.averagePower(forChannel: 0) == -160)
-        // Master output metering of the render itself.
+        // Master output metering of the render itself, once the mixer's stop fade is over.
+        if engine.context.mixerSmoothing.stopFadeFrames > 0 { _ = try engine.render(frames: engine.context.mixerSmoothing.stopFadeFrames) }
         let silent = try engine.render(frames: 4_800)
         #expect(silent.frameCount == 4_800 && engine.outputLevels.allSatisfy { $0.rms == -160 && $0.peak == -160 })
     }
