@@ -5,7 +5,7 @@
 #
 #   scripts/fuzz.sh TARGET [seconds]   one target (default 600 s)
 #   scripts/fuzz.sh all [seconds]      every target, as many at once as there are cores
-#                                      (scripts/test.sh --full runs this for 30 s each)
+#                                      (scripts/test.sh --full runs this for 12 s each)
 #   scripts/fuzz.sh build              only build the fuzzer
 #
 # Targets: wav aiff caf ogg opus flac mp3 (the decoders), scene (the JSON scene parser, small

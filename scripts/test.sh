@@ -8,12 +8,14 @@
 #                              of the live ones, serialized (under 5 minutes once built, on 2
 #                              cores)
 #   scripts/test.sh --full     the full tier (CI): every offline test (voices that live ten
-#                              minutes among them), a stream starved for 300 ms and the device
+#                              minutes among them), on OpenAL Soft 1.19.1 and again on 1.23.1,
+#                              a stream starved for 300 ms and the device
 #                              lost a hundred times each way, ten minutes of a playlist
 #                              recorded beside every other live test serialized, the game
 #                              played in a terminal, five minutes of the soak, the
 #                              documentation (no warning, every public symbol documented) and
-#                              every fuzz target for 20 s
+#                              every fuzz target for 12 s; the live set of the quick tier and
+#                              the session's server tests run on 1.23.1 too
 #   scripts/test.sh ARGS...    `swift test ARGS...` (e.g. --filter Spatial), as in the full tier
 #   scripts/test.sh --openal 1.23 ...
 #                              any of the above against OpenAL Soft 1.23.1 (Ubuntu 24.04's),
@@ -85,6 +87,11 @@ fi
 export SOUNDSTAGE_TIER=full
 # The offline tests, the voices that live ten minutes among them.
 phase "offline tests (parallel)" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build --filter "$offline"
+# The same on OpenAL Soft 1.23.1 (Ubuntu 24.04's), but for the game in a terminal, which has a
+# phase of its own below.
+openal123="$(openal_1_23_dir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+phase "offline tests on OpenAL Soft 1.23.1 (parallel)" env LD_LIBRARY_PATH="$openal123" SOUNDSTAGE_TIMING_TESTS=later \
+    swift test --skip-build --filter "$offline" --skip DrumDubGameTests
 # The starved stream alone on the machine (its recorded silence is compared with the reported
 # one to 5 ms, or one mixer update more); then the device lost a hundred times each way (two
 # children waiting in real time, side by side: one after the other they took 282 s, not 159).
@@ -98,18 +105,36 @@ phase "device lost 100 times each way" swift test --skip-build --filter FaultInj
 # fuzzers running beside it the playlist heard 5 gaps.
 # `swift test` holds the build folder's lock until its tests end (a second one waited the
 # whole six minutes), so this one runs the test bundle itself.
+# Then, in the same process chain, the live set of the quick tier and the session's server
+# tests on OpenAL Soft 1.23.1, but for what 1.23 does not give yet (issue 32): a sink or a
+# source unloaded under a stream is not noticed, as the server moves the stream. The default
+# moves are left out on 1.23.1 too: one run in three lost 752 ms on a streamed player's first
+# move (README).
 bundle="$(swift build --show-bin-path)/SoundStagePackageTests.xctest"
-NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel --filter "$live" \
-    --skip "PlaylistServerTests|FaultInjectionDeviceLossTests|UnderrunTests" > .build/live.log 2>&1 &
+live123='^SoundStageLiveTests\.(AudioDeviceServerTests|AudioEngineServiceThreadTests|AudioEngineRealMovingTests|SoundStageToolServerTests|SoundStageToolFirstHourTests|DocSamplesRunTests|RecorderSessionTests|LatencyTests|AudioSessionServerTests)'
+beside() {
+    NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel --filter "$live" \
+        --skip "PlaylistServerTests|FaultInjectionDeviceLossTests|UnderrunTests" > .build/live.log 2>&1 || return 1
+    NO_COLOR=1 LD_LIBRARY_PATH="$openal123" "$bundle" --testing-library swift-testing --no-parallel --filter "$live123" \
+        --skip "sinkUnloaded|lostAndMoved" > .build/live-1.23.log 2>&1 || return 2
+}
+beside &
 others=$!
 phase "ten-minute playlist" swift test --skip-build --filter PlaylistServerTests
-phase "every other live test (serialized, beside it)" wait "$others" || { cat .build/live.log; exit 1; }
-grep -E "^✔ Suite|^✘|^✔ Test run" .build/live.log >&2 || true
+status=0
+phase "every other live test, then the live set on OpenAL Soft 1.23.1 (serialized, beside it)" wait "$others" || status=$?
+case $status in
+    0) ;;
+    1) cat .build/live.log; exit 1 ;;
+    *) cat .build/live-1.23.log; exit 1 ;;
+esac
+grep -E "^✔ Suite|^✘|^✔ Test run" .build/live.log .build/live-1.23.log >&2 || true
 phase "the game in a terminal" swift test --skip-build --filter DrumDubGameTests
 # The soak alone: beside the documentation and the fuzzing its memory grew 1,028,096 bytes
 # after the warm-up in one of two runs, over its 1,000,000-byte limit.
 phase "soak (5 minutes offline)" env SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
 phase documentation scripts/docs.sh
-# 20 s a target (two at a time): at 30 s the whole tier took 25 min 6 s on 2 cores (the
-# fuzzer's build 166 s of its 316), over the 25 minutes it is kept under.
-phase "the fuzzer built, every target fuzzed for 20 s" scripts/fuzz.sh all 20
+# 12 s a target (two at a time): at 30 s the whole tier took 25 min 6 s on 2 cores (the
+# fuzzer's build 166 s of its 316), at 20 s 24 min before the offline tests ran on 1.23.1
+# too; it is kept under 25 minutes. `scripts/fuzz.sh TARGET 600` fuzzes one for longer.
+phase "the fuzzer built, every target fuzzed for 12 s" scripts/fuzz.sh all 12

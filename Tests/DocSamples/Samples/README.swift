@@ -7,8 +7,8 @@ import SoundStage
 enum READMESamples {}
 
 extension READMESamples {
-    /// README.md:70
-    static func line70() async throws {
+    /// README.md:71
+    static func line71() async throws {
 
         // A real output device, or a loopback device that renders into memory (tests, offline renders).
         let device = try AudioDevice.openOutput()                       // throws .noOutputDevice with the ways out
@@ -39,8 +39,8 @@ extension READMESamples {
         _ = (device, context, snare, source)   // the values the sample shows
     }
 
-    /// README.md:104
-    static func line104() async throws {
+    /// README.md:105
+    static func line105() async throws {
         let device = try AudioDevice.openLoopback(format: RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32))
         let context = try AudioContext(device: device)
         // ... sources ...
@@ -49,8 +49,8 @@ extension READMESamples {
         _ = (device, context, audio, right)   // the values the sample shows
     }
 
-    /// README.md:179
-    static func line179() async throws {
+    /// README.md:180
+    static func line180() async throws {
         let engine = try AudioEngine()                                        // default device, own service thread
         let music = try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: "music.ogg"))  // streamed
         let snare = try Sound(engine: engine, contentsOf: URL(fileURLWithPath: "assets/drums/snare.wav")) // loaded
@@ -74,8 +74,8 @@ extension READMESamples {
         _ = (engine, music, snare, player, hit)   // the values the sample shows
     }
 
-    /// README.md:259
-    static func line259() async throws {
+    /// README.md:260
+    static func line260() async throws {
         try engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
                                             variation: Variation(pitch: 0.95...1.05, volume: 0.8...1)),
                                  for: footstep)
@@ -87,8 +87,8 @@ extension READMESamples {
         _ = (hum)   // the values the sample shows
     }
 
-    /// README.md:317
-    static func line317() async throws {
+    /// README.md:318
+    static func line318() async throws {
         let slot = try EffectSlot(context: context)
         try slot.setEffect(AudioEffect(context: context, .reverb(Reverb(preset: .auditorium))))
         try source.setSend(0, to: slot)                                        // sends: ContextAttributes(auxiliarySends:)
@@ -96,14 +96,14 @@ extension READMESamples {
         _ = (slot)   // the values the sample shows
     }
 
-    /// README.md:337
-    static func line337() async throws {
+    /// README.md:338
+    static func line338() async throws {
         try engine.addReverbZone(ReverbZone(name: "cave", shape: .sphere(center: [0, 0, -20], innerRadius: 6, outerRadius: 14),
                                             reverb: Reverb(preset: .cave)))
     }
 
-    /// README.md:356
-    static func line356() async throws {
+    /// README.md:357
+    static func line357() async throws {
         let calm = try Playlist(engine: engine, items: [intro, loopA, loopB])   // any formats, loaded or streamed
         calm.repeatMode = .all                          // .off, .one (the item), .all
         calm.player.tempo = MusicalTempo(beatsPerMinute: 96, beatsPerBar: 4)
@@ -119,8 +119,8 @@ extension READMESamples {
         _ = (calm, battle)   // the values the sample shows
     }
 
-    /// README.md:409
-    static func line409() async throws {
+    /// README.md:410
+    static func line410() async throws {
         let session = AudioSession.shared
         try session.setCategory(.playback)
         session.delegate = game                        // your AudioSessionDelegate, held weakly; or session.events()
@@ -131,8 +131,8 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:518
-    static func line518() async throws {
+    /// README.md:519
+    static func line519() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -143,14 +143,14 @@ extension READMESamples {
     }
 
     static let samples: [DocSample] = [
-        DocSample("README.md:70", line70),
-        DocSample("README.md:104", line104),
-        DocSample("README.md:179", line179),
-        DocSample("README.md:259", line259),
-        DocSample("README.md:317", line317),
-        DocSample("README.md:337", line337),
-        DocSample("README.md:356", line356),
-        DocSample("README.md:409", line409),
-        DocSample("README.md:518", line518),
+        DocSample("README.md:71", line71),
+        DocSample("README.md:105", line105),
+        DocSample("README.md:180", line180),
+        DocSample("README.md:260", line260),
+        DocSample("README.md:318", line318),
+        DocSample("README.md:338", line338),
+        DocSample("README.md:357", line357),
+        DocSample("README.md:410", line410),
+        DocSample("README.md:519", line519),
     ]
 }
