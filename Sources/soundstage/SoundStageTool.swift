@@ -49,6 +49,7 @@ struct Devices: ParsableCommand {
         list("Output devices (* default)", AudioDevice.outputDevices, default: AudioDevice.defaultOutputDevice)
         list("Capture devices (* default)", AudioDevice.captureDevices, default: AudioDevice.defaultCaptureDevice)
         print("ALC extensions: \(AudioDevice.extensions.joined(separator: " "))")
+        print("OpenAL configuration: \(AudioDevice.configuration)")
         do {
             let loopback = try AudioDevice.openLoopback()
             let hrtfs = loopback.availableHRTFs

@@ -92,6 +92,13 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         }
     }
 
+    /// How SoundStage configured OpenAL Soft for this process, e.g. `streams kept on their
+    /// device ([pulse] allow-moves = false, in ALSOFT_CONF=/proc/self/fd/3)` (README: a sink
+    /// that goes away is a lost device on every OpenAL Soft release).
+    package static var configuration: String {
+        OpenAL.withDevice { _ in OpenAL.configuration.description }
+    }
+
     private static var enumerateAll: Bool {
         alcIsExtensionPresent(nil, "ALC_ENUMERATE_ALL_EXT") != ALC_FALSE
     }

@@ -39,6 +39,8 @@ package enum OpenAL {
         let state = State()
         /// Whether contexts are made current per thread (`ALC_EXT_thread_local_context`).
         let usesThreadContexts: Bool
+        /// What became of the configuration SoundStage gives OpenAL Soft (``OpenALConfiguration``).
+        let configuration: OpenALConfiguration.Outcome
         /// Whether the calling thread is the main one, whose direct writes skip the lock.
         let mainThread = MainThreadCheck()
 
@@ -54,6 +56,7 @@ package enum OpenAL {
             guard ss_exit_set_hook({ DeviceLife.closeAllAtExit() }) != 0 else {
                 while true { pause() }
             }
+            configuration = OpenALConfiguration.apply()
             usesThreadContexts = alcIsExtensionPresent(nil, "ALC_EXT_thread_local_context") != ALC_FALSE
         }
     }
@@ -65,6 +68,10 @@ package enum OpenAL {
 
     /// Whether contexts are made current per thread (`ALC_EXT_thread_local_context`).
     static var usesThreadContexts: Bool { gateway.usesThreadContexts }
+
+    /// What became of the configuration SoundStage gives OpenAL Soft: streams kept on their
+    /// device (``OpenALConfiguration``).
+    static var configuration: OpenALConfiguration.Outcome { gateway.configuration }
 
     /// What the gateway keeps under its lock: the context of the innermost
     /// ``withContext(_:_:)`` running, nil outside any. Like the lock, storage that lives as

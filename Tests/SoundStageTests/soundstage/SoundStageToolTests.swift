@@ -62,6 +62,24 @@ struct SoundStageToolTests {
         #expect(version.hasPrefix("1.1 ALSOFT 1.") && out.stdout.contains("OpenAL: \(version)\n"), "\(version): \(out.stdout)")
     }
 
+    @Test("OpenAL Soft is told to keep its streams on their device (pulse/allow-moves = false); a process's own ALSOFT_CONF is kept, one inherited from SoundStage is not")
+    func configurationGiven() throws {
+        // In this process: the memory file ALSOFT_CONF names holds the setting.
+        #expect(AudioDevice.configuration.hasPrefix("streams kept on their device"), "\(AudioDevice.configuration)")
+        let path = try #require(ProcessInfo.processInfo.environment["ALSOFT_CONF"])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "[pulse]\nallow-moves = false\n")
+        let tool = try #require(ToolRunner.soundstage)
+        // A child inherits this process's ALSOFT_CONF (naming a file only this process has)
+        // and makes its own; one given an ALSOFT_CONF of its own keeps it.
+        let inherited = try ToolRunner.run(tool, ["devices"], environment: ["ALSOFT_DRIVERS": "null"])
+        #expect(inherited.stdout.contains("OpenAL configuration: streams kept on their device ([pulse] allow-moves = false, in ALSOFT_CONF=/proc/self/fd/"), "\(inherited.stdout)")
+        let folder = try TemporaryFolder()
+        let own = folder.file("alsoft.conf")
+        try "[general]\n".write(to: own, atomically: true, encoding: .utf8)
+        let kept = try ToolRunner.run(tool, ["devices"], environment: ["ALSOFT_DRIVERS": "null", "ALSOFT_CONF": own.path])
+        #expect(kept.stdout.contains("OpenAL configuration: as the process's own ALSOFT_CONF=\(own.path) says"), "\(kept.stdout)")
+    }
+
     @Test("soundstage effects lists EFX, the effect types, filters, HRTF sets and the 113 reverb presets")
     func effects() throws {
         let tool = try #require(ToolRunner.soundstage)

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What SoundStage asks of OpenAL Soft's configuration before OpenAL starts: its streams on the
+/// sound server stay on the device they were opened on.
+///
+/// OpenAL Soft 1.19 opens its PulseAudio streams unmovable (`pulse/allow-moves` is false by
+/// default there), so a sink that goes away ends the stream: the device reports the
+/// disconnect, and SoundStage's engine reacts as an app does on iOS when the headphones are
+/// pulled: `routeChanged(oldDeviceUnavailable)`, the music paused, the effects on on the new
+/// default output. From 1.20 `allow-moves` is true by default: the
+/// server moves the stream to another sink and nobody is told (measured on 1.23.1: the music
+/// went on playing on the other sink at -25 dB, no route change, a recording never lost its
+/// device). SoundStage follows the default output itself (the session's monitor), so it asks
+/// for 1.19's behaviour on every release: `[pulse] allow-moves = false`, in a memory file
+/// named by `ALSOFT_CONF`, the last configuration OpenAL Soft reads.
+///
+/// A process that sets `ALSOFT_CONF` itself keeps it, and decides. (`setenv` runs as the
+/// first OpenAL call is made: a thread reading the environment at that moment is the usual
+/// caveat of `setenv`.)
+enum OpenALConfiguration {
+    /// The configuration given.
+    static let text = "[pulse]\nallow-moves = false\n"
+
+    /// How the configuration was left, for diagnostics.
+    enum Outcome: Sendable, Equatable, CustomStringConvertible {
+        /// `ALSOFT_CONF` names SoundStage's memory file.
+        case applied(path: String)
+        /// The process had set `ALSOFT_CONF` itself.
+        case keptTheProcesses(path: String)
+        /// The memory file could not be made (errno's description).
+        case failed(String)
+
+        /// For example `streams kept on their device ([pulse] allow-moves = false, in
+        /// ALSOFT_CONF=/proc/self/fd/3)`.
+        var description: String {
+            switch self {
+            case .applied(let path): return "streams kept on their device ([pulse] allow-moves = false, in ALSOFT_CONF=\(path))"
+            case .keptTheProcesses(let path): return "as the process's own ALSOFT_CONF=\(path) says"
+            case .failed(let reason): return "OpenAL Soft's own defaults (SoundStage's could not be given: \(reason))"
+            }
+        }
+    }
+
+    /// Applies the configuration: call once, before any OpenAL call (OpenAL Soft reads its
+    /// configuration once, at its first device open or enumeration). The memory file stays
+    /// open for the life of the process and is closed in its children (`MFD_CLOEXEC`): a
+    /// child that inherits the two variables finds `SOUNDSTAGE_ALSOFT_CONF` equal to
+    /// `ALSOFT_CONF`, knows the setting for SoundStage's, and makes a file of its own.
+    static func apply() -> Outcome {
+        if let own = getenv("ALSOFT_CONF") {
+            let path = String(cString: own)
+            if getenv(marker).map({ String(cString: $0) }) != path { return .keptTheProcesses(path: path) }
+        }
+        guard let memfdCreate = MemoryFile.create else { return .failed("this C library has no memfd_create") }
+        let fd = memfdCreate("soundstage-alsoft.conf", 1)   // MFD_CLOEXEC
+        guard fd >= 0 else { return .failed(errnoDescription(errno)) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            let reason = errnoDescription(errno)
+            close(fd)
+            return .failed(reason)
+        }
+        let path = "/proc/self/fd/\(fd)"
+        setenv("ALSOFT_CONF", path, 1)
+        setenv(marker, path, 1)
+        return .applied(path: path)
+    }
+
+    /// Names the `ALSOFT_CONF` SoundStage set (see ``apply()``).
+    static let marker = "SOUNDSTAGE_ALSOFT_CONF"
+}
+
+/// glibc's `memfd_create` (2.27 and later), looked up at run time: the Swift module does not
+/// declare it.
+private enum MemoryFile {
+    static let create: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32)? =
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create")
+            .map { unsafeBitCast($0, to: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32).self) }
+}
