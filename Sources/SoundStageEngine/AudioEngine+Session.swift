@@ -1,3 +1,4 @@
+import Foundation
 import SoundStageCore
 import SoundStageSession
 
@@ -58,6 +59,10 @@ extension AudioEngine: SessionMember {
     package func sessionDefaultOutputChanged() {
         guard !isOffline, case .defaultDevice = requestedOutput,
               state.withLockedValue({ $0.followsDefaultOutput && $0.lost == nil }) else { return }
+        if Self.movesByReopening, context.canReopenDevice {
+            OpenAL.lock.withLock { held in reopenOnDefault(held) }
+            return
+        }
         // Opened, and its stream started, outside the gateway lock: round trips to the sound
         // server, while the old device plays on.
         let opened: AudioDevice, prepared: AudioContext
@@ -78,6 +83,26 @@ extension AudioEngine: SessionMember {
             } catch {
                 reportServiceError(held, error, player: nil)
             }
+        }
+    }
+
+    /// Whether a move to the new default output reopens the device in place
+    /// (`alcReopenDeviceSOFT`) where it can, instead of carrying everything to a new device:
+    /// `SOUNDSTAGE_MOVE_BY_REOPEN=1`, an experiment (README: the two measured; the rebuild
+    /// skips less and is the default).
+    static let movesByReopening = getenv("SOUNDSTAGE_MOVE_BY_REOPEN").map { String(cString: $0) == "1" } ?? false
+
+    /// Moves the output to the default one in place (see ``movesByReopening``).
+    private func reopenOnDefault(_ held: borrowing LockHeld) {
+        guard state.withLockedValue(held, { $0.lost == nil }), device.isConnected else { return }
+        let began = ContinuousClock.now
+        let previous = device.name
+        do {
+            let current = try context.reopenDevice(on: nil)
+            report(held, RouteChange(reason: .defaultChanged, previous: previous, current: current,
+                                     moveSeconds: (ContinuousClock.now - began).seconds, gapSeconds: nil))
+        } catch {
+            reportServiceError(held, error, player: nil)
         }
     }
 

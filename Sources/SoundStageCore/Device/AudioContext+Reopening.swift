@@ -1,0 +1,35 @@
+import COpenAL
+
+extension AudioContext {
+    /// Whether the context's device can move its output in place (`ALC_SOFT_reopen_device`,
+    /// OpenAL Soft 1.22 and later): sources, buffers and effects stay where they are.
+    package var canReopenDevice: Bool { device.isExtensionPresent("ALC_SOFT_reopen_device") }
+
+    /// Moves the device's output to the device named `name` (nil: the default) in place with
+    /// `alcReopenDeviceSOFT`, asking for the context's attributes again; returns the name of
+    /// the output it plays to now. OpenAL Soft stops mixing, opens the new output and starts
+    /// again: what the old output had not played yet is not heard.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/extensionMissing`` without the
+    ///   extension, ``SoundStageError/Code-swift.struct/alcInvalidDevice`` when OpenAL Soft
+    ///   could not open the new output (the device then plays on where it was).
+    package func reopenDevice(on name: String?) throws -> String {
+        let member = "reopenDevice(on:)"
+        guard canReopenDevice else {
+            throw failure(.extensionMissing, member, "moving an output in place needs ALC_SOFT_reopen_device, which \(device) lacks")
+        }
+        let list = try Self.attributeList(attributes, device: device) { code, reason in failure(code, member, reason) }
+        let raw = device.handle.raw
+        return try OpenAL.withDevice { _ in
+            guard !handle.isClosed else { throw failure(.deviceClosed, member, "its device was closed") }
+            guard let address = alcGetProcAddress(raw, "alcReopenDeviceSOFT") else {
+                throw failure(.extensionMissing, member, "alcReopenDeviceSOFT is not exported by this OpenAL")
+            }
+            typealias Reopen = @convention(c) (OpaquePointer?, UnsafePointer<ALCchar>?, UnsafePointer<ALCint>?) -> ALCboolean
+            let reopen = unsafeBitCast(address, to: Reopen.self)
+            let done = try OpenAL.callALC(raw, Self.operationName(member), on: description) { reopen(raw, name, list) }
+            guard done == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reopen \(device) on \(name ?? "the default output")") }
+            return OpenAL.string(alcGetString(raw, ALC_ALL_DEVICES_SPECIFIER)) ?? OpenAL.string(alcGetString(raw, ALC_DEVICE_SPECIFIER)) ?? device.name
+        }
+    }
+}
