@@ -7,8 +7,8 @@ import SoundStage
 enum READMESamples {}
 
 extension READMESamples {
-    /// README.md:71
-    static func line71() async throws {
+    /// README.md:72
+    static func line72() async throws {
 
         // A real output device, or a loopback device that renders into memory (tests, offline renders).
         let device = try AudioDevice.openOutput()                       // throws .noOutputDevice with the ways out
@@ -39,8 +39,8 @@ extension READMESamples {
         _ = (device, context, snare, source)   // the values the sample shows
     }
 
-    /// README.md:105
-    static func line105() async throws {
+    /// README.md:106
+    static func line106() async throws {
         let device = try AudioDevice.openLoopback(format: RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32))
         let context = try AudioContext(device: device)
         // ... sources ...
@@ -49,8 +49,8 @@ extension READMESamples {
         _ = (device, context, audio, right)   // the values the sample shows
     }
 
-    /// README.md:180
-    static func line180() async throws {
+    /// README.md:181
+    static func line181() async throws {
         let engine = try AudioEngine()                                        // default device, own service thread
         let music = try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: "music.ogg"))  // streamed
         let snare = try Sound(engine: engine, contentsOf: URL(fileURLWithPath: "assets/drums/snare.wav")) // loaded
@@ -74,8 +74,8 @@ extension READMESamples {
         _ = (engine, music, snare, player, hit)   // the values the sample shows
     }
 
-    /// README.md:260
-    static func line260() async throws {
+    /// README.md:261
+    static func line261() async throws {
         try engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
                                             variation: Variation(pitch: 0.95...1.05, volume: 0.8...1)),
                                  for: footstep)
@@ -87,8 +87,8 @@ extension READMESamples {
         _ = (hum)   // the values the sample shows
     }
 
-    /// README.md:318
-    static func line318() async throws {
+    /// README.md:319
+    static func line319() async throws {
         let slot = try EffectSlot(context: context)
         try slot.setEffect(AudioEffect(context: context, .reverb(Reverb(preset: .auditorium))))
         try source.setSend(0, to: slot)                                        // sends: ContextAttributes(auxiliarySends:)
@@ -96,14 +96,14 @@ extension READMESamples {
         _ = (slot)   // the values the sample shows
     }
 
-    /// README.md:338
-    static func line338() async throws {
+    /// README.md:339
+    static func line339() async throws {
         try engine.addReverbZone(ReverbZone(name: "cave", shape: .sphere(center: [0, 0, -20], innerRadius: 6, outerRadius: 14),
                                             reverb: Reverb(preset: .cave)))
     }
 
-    /// README.md:357
-    static func line357() async throws {
+    /// README.md:358
+    static func line358() async throws {
         let calm = try Playlist(engine: engine, items: [intro, loopA, loopB])   // any formats, loaded or streamed
         calm.repeatMode = .all                          // .off, .one (the item), .all
         calm.player.tempo = MusicalTempo(beatsPerMinute: 96, beatsPerBar: 4)
@@ -119,8 +119,8 @@ extension READMESamples {
         _ = (calm, battle)   // the values the sample shows
     }
 
-    /// README.md:410
-    static func line410() async throws {
+    /// README.md:411
+    static func line411() async throws {
         let session = AudioSession.shared
         try session.setCategory(.playback)
         session.delegate = game                        // your AudioSessionDelegate, held weakly; or session.events()
@@ -131,8 +131,8 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:519
-    static func line519() async throws {
+    /// README.md:520
+    static func line520() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -143,14 +143,14 @@ extension READMESamples {
     }
 
     static let samples: [DocSample] = [
-        DocSample("README.md:71", line71),
-        DocSample("README.md:105", line105),
-        DocSample("README.md:180", line180),
-        DocSample("README.md:260", line260),
-        DocSample("README.md:318", line318),
-        DocSample("README.md:338", line338),
-        DocSample("README.md:357", line357),
-        DocSample("README.md:410", line410),
-        DocSample("README.md:519", line519),
+        DocSample("README.md:72", line72),
+        DocSample("README.md:106", line106),
+        DocSample("README.md:181", line181),
+        DocSample("README.md:261", line261),
+        DocSample("README.md:319", line319),
+        DocSample("README.md:339", line339),
+        DocSample("README.md:358", line358),
+        DocSample("README.md:411", line411),
+        DocSample("README.md:520", line520),
     ]
 }
