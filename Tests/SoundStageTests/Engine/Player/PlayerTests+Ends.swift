@@ -42,3 +42,34 @@ extension PlayerTests {
         }
     }
 }
+
+extension PlayerTests {
+    @Test("a loaded sound in each PCM and G.711 encoding ends in silence (the silence after it is in its own encoding)",
+          arguments: [SampleEncoding.uint8, .int16, .muLaw, .aLaw])
+    func endsInSilenceEncoded(encoding: SampleEncoding) throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let format = BufferFormat(encoding, .mono)
+        // A constant, well away from silence, to the last frame.
+        let frames = 10_000
+        let byte: [UInt8]
+        switch encoding {
+        case .int16: byte = withUnsafeBytes(of: Int16(16_384)) { Array($0) }
+        case .uint8: byte = [0xC0]
+        case .muLaw: byte = [0x90]
+        default: byte = [0xA5]
+        }
+        let bytes = (0..<frames).flatMap { _ in byte }
+        let sound = Sound(buffer: try AudioBuffer(context: engine.context, bytes: bytes, format: format, sampleRate: EngineRig.rate, label: "\(encoding)"))
+        try engine.makePlayer(sound).play()
+        let out = try engine.render(frames: frames + 4_800).channel(0)
+        #expect(Measure.dB(Array(out[(frames - 200)..<(frames - 20)])) > -40, "heard before its end: \(encoding)")
+        // A-law has no code for 0: its silence is the smallest step, 8/32768 (-72 dBFS), which
+        // OpenAL Soft 1.23.1 holds to the end of its update (measured) and then fades.
+        let floor: Float = encoding == .aLaw ? 8.0 / 32_768 : 1e-6
+        let last = out.lastIndex { abs($0) > floor } ?? -1
+        let after = Array(out[(frames + 20)...])
+        #expect(abs(last - frames) <= 20 && (encoding == .aLaw || Measure.dB(after) == -160),
+                "\(encoding): the last sound at frame \(last), its end at \(frames); after it \(Measure.dB(after)) dB")
+    }
+}
