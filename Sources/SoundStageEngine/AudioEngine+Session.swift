@@ -12,6 +12,11 @@ extension AudioEngine {
 
     /// Pauses or resumes the device for the session, as the interruption and the activation
     /// together ask.
+    ///
+    /// The device pauses before its sources do and resumes after they play again, so that
+    /// OpenAL Soft takes up each source's pause with its resume in one mix. From 1.20 a paused
+    /// source is faded out over the 64 frames after the offset it keeps, and if the mixer ran
+    /// between the two, those frames would be heard twice (faded, then again on resuming).
     private func updateDevicePause(_ held: borrowing LockHeld) {
         let change = state.withLockedValue(held) { s -> Bool? in
             let pause = s.sessionInterrupted || s.sessionInactive
@@ -21,8 +26,13 @@ extension AudioEngine {
         }
         guard let pause = change else { return }
         let (device, context) = output.withLock { ($0.device, $0.context) }
-        pauseDevice(held, device, context, pause)
-        holdVoices(held)
+        if pause {
+            pauseDevice(held, device, context, true)
+            holdVoices(held)
+        } else {
+            holdVoices(held)
+            pauseDevice(held, device, context, false)
+        }
     }
 }
 
@@ -33,20 +43,22 @@ extension AudioEngine: SessionMember {
     package var watchesSystem: Bool { !isOffline }
     package var isRecordingForSession: Bool { false }
 
+    // The device pauses before the players do and resumes after they play again (see
+    // `updateDevicePause`): nothing is heard twice across an interruption or a Ctrl-Z.
     package func sessionInterruptionBegan() {
-        interrupt()
         OpenAL.lock.withLock { held in
             state.withLockedValue(held) { $0.sessionInterrupted = true }
             updateDevicePause(held)
+            interrupt()
         }
     }
 
     package func sessionInterruptionEnded(shouldResume: Bool) {
         OpenAL.lock.withLock { held in
+            resumeAfterInterruption(shouldResume)
             state.withLockedValue(held) { $0.sessionInterrupted = false }
             updateDevicePause(held)
         }
-        resumeAfterInterruption(shouldResume)
     }
 
     package func sessionActivated(_ active: Bool) {

@@ -7,6 +7,46 @@ import SoundStageTestSupport
 /// (AudioSourceTests+*.swift) cover spatial rendering, validation, lifetimes and threads.
 @Suite("AudioSource: playback, spatial rendering, validation, lifetimes, threads")
 struct AudioSourceTests {
+    /// What the engine's session pause rests on (the device pauses first, the sources resume
+    /// before it does): a pause taken up with its resume in one mix leaves the sound as if it
+    /// had never paused. A pause mixed on its own is faded out, from 1.20 over the 64 frames
+    /// after the offset the source keeps, so those frames are heard again on resuming.
+    @Test("a pause and its resume in one mix: nothing faded, nothing heard twice; a pause mixed alone fades the frames after its offset")
+    func pauseResumedInOneMix() throws {
+        func rig() throws -> (LoopbackRig, AudioSource) {
+            let scene = try LoopbackRig()
+            let source = try AudioSource(context: scene.context)
+            try source.setBuffer(try Tone.buffer(scene.context, frequency: 440, sampleRate: 48_000))
+            try source.set(.position, to: [0, 0, -1])
+            try source.play()
+            return (scene, source)
+        }
+        let (plain, playing) = try rig()
+        let reference = try plain.device.render(frames: 9_600).channel(0)
+        withExtendedLifetime(playing) {}
+
+        let (scene, source) = try rig()
+        let before = try scene.device.render(frames: 4_800).channel(0)
+        try source.pause()
+        try source.play()
+        let after = try scene.device.render(frames: 4_800).channel(0)
+        let worst = zip(before + after, reference).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst < 1e-6, "paused and resumed before a mix: the render as if it had not paused (largest difference \(worst))")
+
+        let (alone, pausing) = try rig()
+        _ = try alone.device.render(frames: 4_800)
+        try pausing.pause()
+        let fade = alone.context.mixerSmoothing.stopFadeFrames
+        let paused = try alone.device.render(frames: 480).channel(0)
+        #expect(pausing.get(.sampleOffset) == 4_800, "the offset kept is where the pause came")
+        #expect(Measure.dB(Array(paused.dropFirst(fade))) == -160, "silent after the fade of \(fade) frames")
+        if fade > 0 {
+            // The fade plays on from the offset kept: its first frame is the next one's.
+            #expect(abs(paused[0] - reference[4_800]) < 0.05, "the fade starts at frame 4800: \(paused[0]) against \(reference[4_800])")
+            #expect(Measure.dB(Array(paused.prefix(fade))) > -30, "the \(fade) frames after the offset are heard, faded")
+        }
+    }
+
     @Test("pause and resume keep the offset; stop and rewind reset it")
     func pauseResumeStopRewind() throws {
         let scene = try LoopbackRig()
