@@ -64,6 +64,55 @@ stop_pulse() {
     if [ -n "${SOUNDSTAGE_MADE_XDG:-}" ]; then rm -rf "$SOUNDSTAGE_MADE_XDG"; fi
 }
 
+# Starts a headless PipeWire for this run (a session bus, pipewire, WirePlumber and
+# pipewire-pulse, as a desktop runs them) in a runtime folder of its own, with a null sink
+# made through pipewire-pulse, and points this shell's clients at it (XDG_RUNTIME_DIR,
+# PULSE_SERVER, DBUS_SESSION_BUS_ADDRESS): the live suites then run on PipeWire as they do on
+# PulseAudio. Stop it with stop_private_pipewire.
+start_private_pipewire() {
+    SOUNDSTAGE_PIPEWIRE_DIR=$(mktemp -d /tmp/soundstage-pipewire.XXXXXX)
+    local dir=$SOUNDSTAGE_PIPEWIRE_DIR
+    export XDG_RUNTIME_DIR=$dir DBUS_SESSION_BUS_ADDRESS=unix:path=$dir/bus PULSE_SERVER=unix:$dir/pulse/native
+    SOUNDSTAGE_PIPEWIRE_PIDS=()
+    dbus-daemon --session --nofork --address="$DBUS_SESSION_BUS_ADDRESS" >/dev/null 2>&1 &
+    SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
+    wait_for_file "$dir/bus" || { echo "==> the private D-Bus did not start" >&2; return 1; }
+    pipewire >/dev/null 2>&1 &
+    SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
+    wait_for_file "$dir/pipewire-0" || { echo "==> PipeWire did not start" >&2; return 1; }
+    wireplumber >/dev/null 2>&1 &
+    SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
+    pipewire-pulse >/dev/null 2>&1 &
+    SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
+    for _ in $(seq 1 100); do
+        pactl info >/dev/null 2>&1 && break
+        sleep 0.05
+    done
+    pactl info >/dev/null 2>&1 || { echo "==> pipewire-pulse did not answer" >&2; return 1; }
+    pactl load-module module-null-sink sink_name=soundstage_null >/dev/null
+    pactl set-default-sink soundstage_null
+}
+
+# Waits up to 5 s for a file (a socket) to appear.
+wait_for_file() {
+    for _ in $(seq 1 100); do
+        [ -e "$1" ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+# Stops what start_private_pipewire started (the last started first) and removes its folder.
+stop_private_pipewire() {
+    local i
+    for ((i = ${#SOUNDSTAGE_PIPEWIRE_PIDS[@]} - 1; i >= 0; i--)); do
+        kill "${SOUNDSTAGE_PIPEWIRE_PIDS[i]}" 2>/dev/null || true
+        wait "${SOUNDSTAGE_PIPEWIRE_PIDS[i]}" 2>/dev/null || true
+    done
+    SOUNDSTAGE_PIPEWIRE_PIDS=()
+    [ -n "${SOUNDSTAGE_PIPEWIRE_DIR:-}" ] && rm -rf "$SOUNDSTAGE_PIPEWIRE_DIR"
+}
+
 # OpenAL Soft 1.23.1 (Ubuntu 24.04 LTS's), for running the tests against it beside Debian's
 # 1.19.1: the library in PyPI's `cyal` 0.4.5 wheel (soname libopenal.so.1), downloaded once
 # into .build/openal-1.23.1 and loaded through LD_LIBRARY_PATH; nothing is installed

@@ -29,7 +29,7 @@ extension AudioContext {
             let reopen = unsafeBitCast(address, to: Reopen.self)
             let done = try OpenAL.callALC(raw, Self.operationName(member), on: description) { reopen(raw, name, list) }
             guard done == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reopen \(device) on \(name ?? "the default output")") }
-            return OpenAL.string(alcGetString(raw, ALC_ALL_DEVICES_SPECIFIER)) ?? OpenAL.string(alcGetString(raw, ALC_DEVICE_SPECIFIER)) ?? device.name
+            return AudioDevice.outputName(raw) ?? device.name
         }
     }
 }

@@ -100,7 +100,9 @@ public final class AudioContext: Sendable, CustomStringConvertible {
             throw error
         }
         self.version = strings.1
-        self.mixerSmoothing = MixerSmoothing(version: strings.1)
+        self.release = OpenALSoftVersion(strings.1)
+        self.mixerSmoothing = MixerSmoothing(release ?? .oldest)
+        self.mixerStepping = MixerStepping(release ?? .oldest)
         self.device = device
         self.handle = handle
         self.id = id
@@ -154,13 +156,17 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// drops the first frame of every block (`DecodeIMA4Block` in 1.19.1 writes the block's
     /// header sample without advancing), so SoundStage decodes IMA ADPCM itself there.
     var decodesIMA4Correctly: Bool {
-        guard let release = OpenALSoftVersion(version) else { return true }
+        guard let release else { return true }
         return release >= OpenALSoftVersion(major: 1, minor: 20)
     }
 
+    /// The OpenAL Soft release behind this context (from `AL_VERSION`); nil for another
+    /// implementation, whose mixer is taken to step and smooth as the oldest release does.
+    package let release: OpenALSoftVersion?
+
     /// How this context's mixer steps a source through its sound (its fixed point depends
     /// on the OpenAL Soft release).
-    package var mixerStepping: MixerStepping { MixerStepping(version: version) }
+    package let mixerStepping: MixerStepping
 
     /// How this context's mixer smooths gain changes, stops and ends (see ``MixerSmoothing``).
     package let mixerSmoothing: MixerSmoothing

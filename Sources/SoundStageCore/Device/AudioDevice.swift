@@ -32,14 +32,19 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         self.kind = kind
         self.life = life
         let (name, extensions) = OpenAL.withDevice { _ -> (String, [String]) in
-            let name = OpenAL.string(alcGetString(handle.raw, ALC_ALL_DEVICES_SPECIFIER))
-                ?? OpenAL.string(alcGetString(handle.raw, ALC_DEVICE_SPECIFIER)) ?? "unnamed"
+            let name = Self.outputName(handle.raw) ?? "unnamed"
             let ext = OpenAL.string(alcGetString(handle.raw, ALC_EXTENSIONS)) ?? ""
             return (name, ext.split(separator: " ").map(String.init))
         }
         self.name = name
         self.extensions = extensions
         self.extensionSet = Set(extensions)
+    }
+
+    /// The name OpenAL gives the output an open device plays on (its full name where
+    /// `ALC_ENUMERATE_ALL_EXT` gives one); call with the gateway held.
+    static func outputName(_ raw: OpaquePointer?) -> String? {
+        OpenAL.string(alcGetString(raw, ALC_ALL_DEVICES_SPECIFIER)) ?? OpenAL.string(alcGetString(raw, ALC_DEVICE_SPECIFIER))
     }
 
     deinit {

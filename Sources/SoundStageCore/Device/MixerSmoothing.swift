@@ -22,18 +22,12 @@ package struct MixerSmoothing: Sendable, Hashable {
     /// The output frames over which a stopped or paused source fades out (0: cut).
     package let stopFadeFrames: Int
 
-    /// The smoothing of OpenAL Soft `major.minor` (1.19 when the version is unknown).
-    package init(major: Int, minor: Int) {
-        let fades = (major, minor) >= (1, 20)
+    /// The smoothing of OpenAL Soft `release`.
+    package init(_ release: OpenALSoftVersion) {
+        let fades = release >= OpenALSoftVersion(major: 1, minor: 20)
         rampsGainAcrossMix = !fades
         holdsLastSample = fades
         stopFadeFrames = fades ? 64 : 0
-    }
-
-    /// The smoothing of the OpenAL Soft whose `AL_VERSION` string is `version`.
-    init(version: String) {
-        let parsed = OpenALSoftVersion(version) ?? OpenALSoftVersion(major: 1, minor: 19)
-        self.init(major: parsed.major, minor: parsed.minor)
     }
 
     /// How far into a tick of `seconds` a value set at its start should be taken from a

@@ -18,19 +18,10 @@ package struct MixerStepping: Sendable, Hashable {
     /// One frame in the mixer's fixed point.
     package var one: Int64 { 1 << Int64(fractionBits) }
 
-    /// The stepping of OpenAL Soft `major.minor` (1.19 when the version is unknown: the
-    /// oldest SoundStage supports).
-    package init(major: Int, minor: Int) {
-        let version = (major, minor)
-        fractionBits = version >= (1, 23) ? 16 : 12
-        maxPitch = version >= (1, 21) ? 10 : 255
-    }
-
-    /// The stepping of the OpenAL Soft whose `AL_VERSION` string is `version` (e.g.
-    /// `1.1 ALSOFT 1.19.1`).
-    init(version: String) {
-        let parsed = OpenALSoftVersion(version) ?? OpenALSoftVersion(major: 1, minor: 19)
-        self.init(major: parsed.major, minor: parsed.minor)
+    /// The stepping of OpenAL Soft `release`.
+    package init(_ release: OpenALSoftVersion) {
+        fractionBits = release >= OpenALSoftVersion(major: 1, minor: 23) ? 16 : 12
+        maxPitch = release >= OpenALSoftVersion(major: 1, minor: 21) ? 10 : 255
     }
 
     /// The sound's rate over the output's, as the mixer works it out (in `Float`).
@@ -57,28 +48,4 @@ package struct MixerStepping: Sendable, Hashable {
     package func frames(_ position: Int64) -> Double {
         Double(position >> Int64(fractionBits)) + Double(position & (one - 1)) / Double(one)
     }
-}
-
-/// The OpenAL Soft release behind an `AL_VERSION` string.
-struct OpenALSoftVersion: Sendable, Hashable, Comparable {
-    var major: Int
-    var minor: Int
-    var patch = 0
-
-    init(major: Int, minor: Int, patch: Int = 0) {
-        self.major = major
-        self.minor = minor
-        self.patch = patch
-    }
-
-    /// Parses `1.1 ALSOFT 1.19.1`; nil for a string that names no OpenAL Soft release.
-    init?(_ version: String) {
-        let parts = version.split(separator: " ")
-        guard let at = parts.firstIndex(of: "ALSOFT"), at + 1 < parts.count else { return nil }
-        let numbers = parts[at + 1].split(separator: ".").map { Int($0.prefix { $0.isNumber }) }
-        guard numbers.count >= 2, let major = numbers[0], let minor = numbers[1] else { return nil }
-        self.init(major: major, minor: minor, patch: numbers.count > 2 ? numbers[2] ?? 0 : 0)
-    }
-
-    static func < (a: Self, b: Self) -> Bool { (a.major, a.minor, a.patch) < (b.major, b.minor, b.patch) }
 }

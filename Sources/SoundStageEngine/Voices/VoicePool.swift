@@ -40,7 +40,7 @@ struct VoicePoolState {
     /// The engine frame the playheads are as of (the last tick's).
     var clockFrame = 0
     /// How the context's mixer steps sources, which the playheads follow.
-    var stepping = MixerStepping(major: 1, minor: 19)
+    var stepping = MixerStepping(.oldest)
     var listener = ListenerSnapshot()
     var stolen = 0
     var refused = 0
