@@ -72,9 +72,12 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
             throw failure(.invalidArgument, member, object: object, "the buffer must be \(bufferSecondsRange) s, got \(bufferSeconds)")
         }
         let frames = Int(bufferSeconds * Double(format.sampleRate))
+        // Mono is captured as stereo and mixed down here (see ``read(maxFrames:)``).
+        let capturedFormat = format.channels == .mono ? Self.alFormat(RenderFormat(sampleRate: format.sampleRate, channels: .stereo,
+                                                                                    sampleType: format.sampleType)) ?? alFormat : alFormat
         // Noted in the process's list under the same hold of the lock (see DeviceLife).
         let opened: DeviceLife? = OpenAL.withDevice { held in
-            guard let device = alcCaptureOpenDevice(chosen, ALCuint(format.sampleRate), alFormat, ALCsizei(frames)) else {
+            guard let device = alcCaptureOpenDevice(chosen, ALCuint(format.sampleRate), capturedFormat, ALCsizei(frames)) else {
                 _ = alcGetError(nil)
                 return nil
             }
@@ -125,10 +128,28 @@ public final class CaptureDevice: Sendable, CustomStringConvertible {
     /// Reads up to `maxFrames` of what was captured (all there is when nil), as interleaved
     /// floats in -1...1 whatever the device's sample type; empty when nothing waits.
     ///
+    /// A mono capture is the average of the source's channels on every sound server: the
+    /// device captures stereo (the server gives a mono source in both channels) and each
+    /// frame is mixed down here. Asked for mono, PulseAudio averages a stereo source's
+    /// channels, but PipeWire (0.3.65, measured) sums them at -3 dB each, 3 dB louder, which
+    /// pushes a loud stereo source past full scale.
+    ///
     /// - Throws: ``SoundStageError/Code-swift.struct/deviceLost`` once the device is gone
     ///   (what it captured before is read first).
     public func read(maxFrames: Int? = nil) throws -> [Float] {
-        let channels = format.channels.channelCount
+        let captured = try readCaptured(maxFrames: maxFrames)
+        guard format.channels == .mono else { return captured }
+        return [Float](unsafeUninitializedCapacity: captured.count / 2) { out, count in
+            captured.withUnsafeBufferPointer { pairs in
+                for i in 0..<out.count { out[i] = (pairs[2 * i] + pairs[2 * i + 1]) * 0.5 }
+            }
+            count = out.count
+        }
+    }
+
+    /// What the device captured, in the channels it captures (stereo for a mono format).
+    private func readCaptured(maxFrames: Int?) throws -> [Float] {
+        let channels = format.channels == .mono ? 2 : format.channels.channelCount
         let result: [Float]? = OpenAL.withDevice { _ in
             var count: ALCint = 0
             alcGetIntegerv(handle.raw, ALC_CAPTURE_SAMPLES, 1, &count)

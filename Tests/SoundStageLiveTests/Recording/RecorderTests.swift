@@ -44,6 +44,33 @@ struct RecorderTests {
 }
 
 extension RecorderTests {
+    /// PipeWire's own mono downmix sums a stereo source's channels at -3 dB each (a sine in
+    /// the left alone reads -3 dB below it, and both channels 3 dB above either); PulseAudio
+    /// averages them (-6.02 dB). SoundStage captures stereo and averages on either server.
+    @Test("a stereo source recorded in mono is the average of its channels, on any server: a sine in the left alone reads 6.02 dB below it")
+    func monoIsTheAverage() throws {
+        let rig = try RecordingRig()
+        defer { rig.stop() }
+        let folder = try TemporaryFolder()
+        let left = folder.file("left.wav")
+        let samples = (0..<(3 * 48_000)).flatMap { i -> [Float] in [0.5 * Float(sin(2 * Double.pi * 1_000 * Double(i) / 48_000)), 0] }
+        try RenderedAudio(format: RenderFormat(sampleRate: 48_000, channels: .stereo), samples: samples).writeWAV(to: left, as: .float32)
+        let recorder = try Recorder(url: folder.file("mono.wav"), settings: RecorderSettings(deviceName: rig.monitor))
+        let log = RecorderEventLog(recorder)
+        try recorder.prepareToRecord()
+        let player = try rig.play(left)
+        try rig.waitUntilPlaying()
+        try recorder.record(forDuration: 1)
+        #expect(log.waitForFinish(seconds: 5))
+        _ = Spawn.wait(player)
+        let file = try SoundFile.decode(contentsOf: recorder.url)
+        #expect(file.channels == .mono)
+        // The 0.5 sine is -9.03 dBFS RMS; half of it -15.05. The server's sum at -3 dB would
+        // read -12.04: 0.5 dB tells them apart with room for a late first read.
+        let level = Measure.dB(file.floatSamples())
+        #expect(abs(level - -15.05) <= 0.5, "\(level) dB, the left channel's -9.03 averaged with a silent right")
+    }
+
     @Test("pause and resume: the file holds what played before and after, nothing of the paused span")
     func pauseAndResume() throws {
         let rig = try RecordingRig()
