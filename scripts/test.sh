@@ -14,9 +14,10 @@
 #                              recorded beside every other live test serialized, the game
 #                              played in a terminal, five minutes of the soak, the
 #                              documentation (no warning, every public symbol documented) and
-#                              every fuzz target for 12 s; the live set of the quick tier, the
+#                              every fuzz target for 10 s; the live set of the quick tier, the
 #                              session's server tests, the default moves and the game run on
-#                              1.23.1 too
+#                              1.23.1 too, and the live tests (the starved stream, the sink
+#                              unloaded a hundred times and the game among them) on PipeWire
 #   scripts/test.sh ARGS...    `swift test ARGS...` (e.g. --filter Spatial), as in the full tier
 #   scripts/test.sh --openal 1.23 ...
 #                              any of the above against OpenAL Soft 1.23.1 (Ubuntu 24.04's),
@@ -93,6 +94,12 @@ openal123="$(openal_1_23_dir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # one to 5 ms, or one mixer update more); then the device lost a hundred times each way (two
 # children waiting in real time, side by side: one after the other they took 282 s, not 159).
 phase "starved stream" swift test --skip-build --filter UnderrunTests
+# PipeWire (with WirePlumber and pipewire-pulse, the server of most desktops now) runs the
+# live tests too: a private one in a subshell, whose clients find it through the environment
+# start_private_pipewire sets there. The suites that start servers of their own (the
+# session's, the default moves) run on both kinds already, from the PulseAudio pass.
+on_pipewire() { (start_private_pipewire || exit 1; trap stop_private_pipewire EXIT; "$@"); }
+phase "starved stream on PipeWire" on_pipewire swift test --skip-build --filter UnderrunTests
 # Beside the device lost (its children wait in real time, its bounds are 250 ms and more, and
 # the live tests hold beside a busy loop on every core: scripts/loaded.sh), the offline tests
 # again on OpenAL Soft 1.23.1 (Ubuntu 24.04's), at the lowest priority: one after the other
@@ -102,9 +109,14 @@ bundle="$(swift build --show-bin-path)/SoundStagePackageTests.xctest"
 NO_COLOR=1 LD_LIBRARY_PATH="$openal123" SOUNDSTAGE_TIMING_TESTS=later nice -n 19 "$bundle" --testing-library swift-testing \
     --filter "$offline" --skip DrumDubGameTests > .build/offline-1.23.log 2>&1 &
 offline123=$!
+# And the sink unloaded a hundred times on PipeWire beside them (its child waits in real time).
+on_pipewire env NO_COLOR=1 "$bundle" --testing-library swift-testing --filter 'FaultInjectionDeviceLossTests/sinkUnloadedAgainAndAgain' \
+    > .build/device-lost-pipewire.log 2>&1 &
+lostPipeWire=$!
 phase "device lost 100 times each way" swift test --skip-build --filter FaultInjectionDeviceLossTests
 phase "offline tests on OpenAL Soft 1.23.1 (parallel, beside it)" wait "$offline123" || { cat .build/offline-1.23.log; exit 1; }
-grep -E "^✔ Test run|^✘" .build/offline-1.23.log >&2 || true
+phase "the sink unloaded 100 times on PipeWire (beside it)" wait "$lostPipeWire" || { cat .build/device-lost-pipewire.log; exit 1; }
+grep -E "^✔ Test run|^✘" .build/offline-1.23.log .build/device-lost-pipewire.log >&2 || true
 # The ten-minute playlist, and beside it, in a process of their own, every other live test
 # one at a time: each records a sink of its own or runs a server of its own, so none hears
 # another, and they ask little of the cores (one after the other they take five and a half
@@ -125,6 +137,11 @@ beside() {
 }
 beside &
 others=$!
+# And, at the same time, the same live tests on PipeWire, one at a time, in a chain of their own.
+on_pipewire env NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel --filter "$live" \
+    --skip "PlaylistServerTests|FaultInjectionDeviceLossTests|UnderrunTests|AudioSessionServerTests|AudioEngineDefaultMoveTests" \
+    > .build/live-pipewire.log 2>&1 &
+othersPipeWire=$!
 phase "ten-minute playlist" swift test --skip-build --filter PlaylistServerTests
 status=0
 phase "every other live test, then the live set on OpenAL Soft 1.23.1 (serialized, beside it)" wait "$others" || status=$?
@@ -133,14 +150,17 @@ case $status in
     1) cat .build/live.log; exit 1 ;;
     *) cat .build/live-1.23.log; exit 1 ;;
 esac
-grep -E "^✔ Suite|^✘|^✔ Test run" .build/live.log .build/live-1.23.log >&2 || true
+phase "the live tests on PipeWire (serialized, beside it)" wait "$othersPipeWire" || { cat .build/live-pipewire.log; exit 1; }
+grep -E "^✔ Suite|^✘|^✔ Test run" .build/live.log .build/live-1.23.log .build/live-pipewire.log >&2 || true
 phase "the game in a terminal" swift test --skip-build --filter DrumDubGameTests
 phase "the game in a terminal on OpenAL Soft 1.23.1" env LD_LIBRARY_PATH="$openal123" swift test --skip-build --filter DrumDubGameTests
+phase "the game in a terminal on PipeWire" on_pipewire swift test --skip-build --filter DrumDubGameTests
 # The soak alone: beside the documentation and the fuzzing its memory grew 1,028,096 bytes
 # after the warm-up in one of two runs, over its 1,000,000-byte limit.
 phase "soak (5 minutes offline)" env SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
 phase documentation scripts/docs.sh
-# 12 s a target (two at a time): at 30 s the whole tier took 25 min 6 s on 2 cores (the
+# 10 s a target (two at a time): at 30 s the whole tier took 25 min 6 s on 2 cores (the
 # fuzzer's build 166 s of its 316), at 20 s 24 min before the offline tests ran on 1.23.1
-# too; it is kept under 25 minutes. `scripts/fuzz.sh TARGET 600` fuzzes one for longer.
-phase "the fuzzer built, every target fuzzed for 12 s" scripts/fuzz.sh all 12
+# too, 12 s before the PipeWire phases; it is kept under 25 minutes. `scripts/fuzz.sh TARGET
+# 600` fuzzes one for longer.
+phase "the fuzzer built, every target fuzzed for 10 s" scripts/fuzz.sh all 10
