@@ -131,8 +131,8 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:531
-    static func line531() async throws {
+    /// README.md:538
+    static func line538() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -151,6 +151,6 @@ extension READMESamples {
         DocSample("README.md:339", line339),
         DocSample("README.md:358", line358),
         DocSample("README.md:411", line411),
-        DocSample("README.md:531", line531),
+        DocSample("README.md:538", line538),
     ]
 }
