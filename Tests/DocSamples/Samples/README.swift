@@ -7,8 +7,8 @@ import SoundStage
 enum READMESamples {}
 
 extension READMESamples {
-    /// README.md:72
-    static func line72() async throws {
+    /// README.md:74
+    static func line74() async throws {
 
         // A real output device, or a loopback device that renders into memory (tests, offline renders).
         let device = try AudioDevice.openOutput()                       // throws .noOutputDevice with the ways out
@@ -39,8 +39,8 @@ extension READMESamples {
         _ = (device, context, snare, source)   // the values the sample shows
     }
 
-    /// README.md:106
-    static func line106() async throws {
+    /// README.md:108
+    static func line108() async throws {
         let device = try AudioDevice.openLoopback(format: RenderFormat(sampleRate: 48_000, channels: .stereo, sampleType: .float32))
         let context = try AudioContext(device: device)
         // ... sources ...
@@ -49,8 +49,8 @@ extension READMESamples {
         _ = (device, context, audio, right)   // the values the sample shows
     }
 
-    /// README.md:181
-    static func line181() async throws {
+    /// README.md:183
+    static func line183() async throws {
         let engine = try AudioEngine()                                        // default device, own service thread
         let music = try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: "music.ogg"))  // streamed
         let snare = try Sound(engine: engine, contentsOf: URL(fileURLWithPath: "assets/drums/snare.wav")) // loaded
@@ -74,8 +74,8 @@ extension READMESamples {
         _ = (engine, music, snare, player, hit)   // the values the sample shows
     }
 
-    /// README.md:261
-    static func line261() async throws {
+    /// README.md:263
+    static func line263() async throws {
         try engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
                                             variation: Variation(pitch: 0.95...1.05, volume: 0.8...1)),
                                  for: footstep)
@@ -87,8 +87,8 @@ extension READMESamples {
         _ = (hum)   // the values the sample shows
     }
 
-    /// README.md:319
-    static func line319() async throws {
+    /// README.md:321
+    static func line321() async throws {
         let slot = try EffectSlot(context: context)
         try slot.setEffect(AudioEffect(context: context, .reverb(Reverb(preset: .auditorium))))
         try source.setSend(0, to: slot)                                        // sends: ContextAttributes(auxiliarySends:)
@@ -96,14 +96,14 @@ extension READMESamples {
         _ = (slot)   // the values the sample shows
     }
 
-    /// README.md:339
-    static func line339() async throws {
+    /// README.md:341
+    static func line341() async throws {
         try engine.addReverbZone(ReverbZone(name: "cave", shape: .sphere(center: [0, 0, -20], innerRadius: 6, outerRadius: 14),
                                             reverb: Reverb(preset: .cave)))
     }
 
-    /// README.md:358
-    static func line358() async throws {
+    /// README.md:360
+    static func line360() async throws {
         let calm = try Playlist(engine: engine, items: [intro, loopA, loopB])   // any formats, loaded or streamed
         calm.repeatMode = .all                          // .off, .one (the item), .all
         calm.player.tempo = MusicalTempo(beatsPerMinute: 96, beatsPerBar: 4)
@@ -119,8 +119,8 @@ extension READMESamples {
         _ = (calm, battle)   // the values the sample shows
     }
 
-    /// README.md:411
-    static func line411() async throws {
+    /// README.md:413
+    static func line413() async throws {
         let session = AudioSession.shared
         try session.setCategory(.playback)
         session.delegate = game                        // your AudioSessionDelegate, held weakly; or session.events()
@@ -131,8 +131,8 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:538
-    static func line538() async throws {
+    /// README.md:540
+    static func line540() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -143,14 +143,14 @@ extension READMESamples {
     }
 
     static let samples: [DocSample] = [
-        DocSample("README.md:72", line72),
-        DocSample("README.md:106", line106),
-        DocSample("README.md:181", line181),
-        DocSample("README.md:261", line261),
-        DocSample("README.md:319", line319),
-        DocSample("README.md:339", line339),
-        DocSample("README.md:358", line358),
-        DocSample("README.md:411", line411),
-        DocSample("README.md:538", line538),
+        DocSample("README.md:74", line74),
+        DocSample("README.md:108", line108),
+        DocSample("README.md:183", line183),
+        DocSample("README.md:263", line263),
+        DocSample("README.md:321", line321),
+        DocSample("README.md:341", line341),
+        DocSample("README.md:360", line360),
+        DocSample("README.md:413", line413),
+        DocSample("README.md:540", line540),
     ]
 }
