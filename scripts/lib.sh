@@ -66,12 +66,14 @@ stop_pulse() {
 
 # Starts a headless PipeWire for this run (a session bus, pipewire, WirePlumber and
 # pipewire-pulse, as a desktop runs them) in a runtime folder of its own, with a null sink
-# made through pipewire-pulse, and points this shell's clients at it (XDG_RUNTIME_DIR,
+# made through pipewire-pulse (none with SOUNDSTAGE_PIPEWIRE_SINK=0), and points this shell's clients at it (XDG_RUNTIME_DIR,
 # PULSE_SERVER, DBUS_SESSION_BUS_ADDRESS): the live suites then run on PipeWire as they do on
-# PulseAudio. Stop it with stop_private_pipewire.
+# PulseAudio. Stop it with stop_private_pipewire. Given a folder (one it made before, kept by
+# `stop_private_pipewire --keep`), it starts there again, as a restarted server.
 start_private_pipewire() {
-    SOUNDSTAGE_PIPEWIRE_DIR=$(mktemp -d /tmp/soundstage-pipewire.XXXXXX)
+    SOUNDSTAGE_PIPEWIRE_DIR=${1:-$(mktemp -d /tmp/soundstage-pipewire.XXXXXX)}
     local dir=$SOUNDSTAGE_PIPEWIRE_DIR
+    rm -f "$dir/bus" "$dir/pipewire-0"   # a killed server's sockets are no sign of a new one
     export XDG_RUNTIME_DIR=$dir DBUS_SESSION_BUS_ADDRESS=unix:path=$dir/bus PULSE_SERVER=unix:$dir/pulse/native
     SOUNDSTAGE_PIPEWIRE_PIDS=()
     dbus-daemon --session --nofork --address="$DBUS_SESSION_BUS_ADDRESS" >/dev/null 2>&1 &
@@ -89,6 +91,7 @@ start_private_pipewire() {
         sleep 0.05
     done
     pactl info >/dev/null 2>&1 || { echo "==> pipewire-pulse did not answer" >&2; return 1; }
+    [[ ${SOUNDSTAGE_PIPEWIRE_SINK:-1} == 0 ]] && return 0
     pactl load-module module-null-sink sink_name=soundstage_null >/dev/null
     pactl set-default-sink soundstage_null
 }
@@ -102,7 +105,8 @@ wait_for_file() {
     return 1
 }
 
-# Stops what start_private_pipewire started (the last started first) and removes its folder.
+# Stops what start_private_pipewire started (the last started first) and removes its folder,
+# unless given --keep.
 stop_private_pipewire() {
     local i
     for ((i = ${#SOUNDSTAGE_PIPEWIRE_PIDS[@]} - 1; i >= 0; i--)); do
@@ -110,7 +114,7 @@ stop_private_pipewire() {
         wait "${SOUNDSTAGE_PIPEWIRE_PIDS[i]}" 2>/dev/null || true
     done
     SOUNDSTAGE_PIPEWIRE_PIDS=()
-    [ -n "${SOUNDSTAGE_PIPEWIRE_DIR:-}" ] && rm -rf "$SOUNDSTAGE_PIPEWIRE_DIR"
+    if [ "${1:-}" != --keep ] && [ -n "${SOUNDSTAGE_PIPEWIRE_DIR:-}" ]; then rm -rf "$SOUNDSTAGE_PIPEWIRE_DIR"; fi
 }
 
 # OpenAL Soft 1.23.1 (Ubuntu 24.04 LTS's), for running the tests against it beside Debian's

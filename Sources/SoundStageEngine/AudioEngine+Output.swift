@@ -197,6 +197,12 @@ extension AudioEngine {
             // The device asked for by name if it is back, the default device otherwise.
             var target = Output.defaultDevice
             if case .named(let name) = requested, AudioDevice.outputDevices.contains(name) { target = requested }
+            // Not on a server that is not back yet, nor on its placeholder sink: OpenAL Soft
+            // lists both a while, and an open there fails, or lasts until the real sink comes.
+            let server = session?.soundServerOutput ?? .unwatched
+            if let reason = server.notReady, server == .gone || target == .defaultDevice {
+                throw failure(.noOutputDevice, "update()", reason)
+            }
             let device = try Self.open(target)
             // From the silent output the players move as from any live device, exactly.
             let reason: RouteChange.Reason = serverLost ? .mediaServicesWereReset : silent ? .newDeviceAvailable : .oldDeviceUnavailable

@@ -97,6 +97,9 @@ extension AudioSession {
             // engine notices itself (and pauses its music for); only a real switch is followed.
             // On the session's thread: the monitor's thread must not wait for the gateway lock.
             thread.submit { [self] in
+                // An engine that lost its device tries the new default now (a restarted server
+                // moves its default from its placeholder to the first real sink).
+                for member in members { member.sessionOutputMayBeBack() }
                 let monitor = state.withLockedValue { $0.watchers?.soundServer }
                 if let from, let monitor, !monitor.sinks.contains(where: { $0.name == from }) { return }
                 for member in members { member.sessionDefaultOutputChanged() }
@@ -117,6 +120,16 @@ extension AudioSession {
                 }
             }
         }
+    }
+}
+
+extension AudioSession {
+    /// What the sound server monitor says of the server's output now: an engine that lost
+    /// its device opens another there only when the server is back with a real default sink
+    /// (``SoundServerOutput``).
+    package var soundServerOutput: SoundServerOutput {
+        let monitor = state.withLockedValue { $0.watchers?.soundServer }
+        return monitor?.output ?? .unwatched
     }
 }
 

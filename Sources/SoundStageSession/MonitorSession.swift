@@ -24,7 +24,7 @@ import SoundStageCore
 final class MonitorSession: Sendable {
     /// The first wait before reconnecting, and the longest (the wait doubles).
     static let initialRetryDelay: pa_usec_t = 250_000      // 0.25 s
-    static let maximumRetryDelay: pa_usec_t = 4_000_000    // 4 s
+    static let maximumRetryDelay: pa_usec_t = 2_000_000    // 2 s: an engine waiting for the server waits for the monitor
 
     private let loop: PulseHandle
     private let clientName: String

@@ -27,7 +27,7 @@ import SoundStageCore
 ///
 /// ## Reconnection
 /// When no server answers, or an established connection fails, the monitor
-/// retries after 0.25 s, doubling the delay up to 4 s, until a connection comes
+/// retries after 0.25 s, doubling the delay up to 2 s, until a connection comes
 /// up or ``stop()`` is called. It never spawns a server (`PA_CONTEXT_NOAUTOSPAWN`).
 /// The server address comes from the usual libpulse sources (`PULSE_SERVER`,
 /// `client.conf`, `$XDG_RUNTIME_DIR/pulse/native`).
@@ -140,6 +140,24 @@ final class SoundServerMonitor: Sendable {
             }
             return names
         } ?? []
+    }
+
+    /// The name servers give the sink they show while they have no other: PulseAudio's
+    /// module-always-sink and PipeWire's module-fallback-sink both call it `auto_null`
+    /// ("Dummy Output", translated), and both remove it as soon as another sink appears.
+    /// A stream opened on it does not last, and one opened as it goes fails (an ALC error
+    /// from OpenAL Soft's open or its first reset: README, "a server's placeholder sink").
+    static let placeholderSinkName = "auto_null"
+
+    /// Whether a stream opened on the server's default sink now would last, as far as the
+    /// monitor knows (``SoundServerOutput``).
+    var output: SoundServerOutput {
+        session?.state.withLock { s -> SoundServerOutput in
+            guard s.phase == .up else { return s.lostConnection ? .gone : .unwatched }
+            guard let name = s.defaultSink, name != Self.placeholderSinkName,
+                  s.sinks.values.contains(where: { $0.name == name }) else { return .placeholder }
+            return .ready
+        } ?? .unwatched
     }
 
     private var session: MonitorSession? {

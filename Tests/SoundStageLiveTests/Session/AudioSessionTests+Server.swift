@@ -71,7 +71,9 @@ struct AudioSessionServerTests {
         try pulse.start()
         _ = try pulse.addSink("first")
         let back = child.waitForLine(containing: "session: routeChanged(mediaServicesWereReset", after: before)
-        #expect(back != nil, "\(child.lines)")
+        #expect(back != nil, "\(child.ending): \(child.lines)")
+        // Not onto PipeWire's placeholder sink, which it shows for a while as it starts.
+        if let back { #expect(!child.lines[back.index].contains("Dummy Output"), "\(child.lines[back.index])") }
         #expect(child.lines.contains { $0.contains("session: mediaServicesWereLost") }, "the session saw the server go")
         #expect(child.waitForLine(containing: "session: mediaServicesWereReset", after: before) != nil, "the session saw it return")
         let monitor = try pulse.record("first")
@@ -79,11 +81,49 @@ struct AudioSessionServerTests {
         monitor.waitForSamples(seconds: 2)
         let heard = Self.toneLevel(monitor.samples, lastSeconds: 1)
         #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the restarted server: \(heard)")
-        #expect(child.isRunning)
+        #expect(child.isRunning, "\(child.ending)")
     }
 }
 
 extension AudioSessionServerTests {
+    /// PipeWire 0.3.65 restarted showed its placeholder for about two seconds, and OpenAL
+    /// Soft's open or its first reset there failed in 5 of 8 restarts (an ALC error: the
+    /// trap killed the game in CI); here the placeholder comes for as long as the test wants.
+    @Test("the last sink unloaded: no move onto the server's placeholder sink ('Dummy Output'); the engine waits, then plays on the sink that comes",
+          arguments: PrivatePulse.Kind.allCases)
+    func placeholderSkipped(server: PrivatePulse.Kind) throws {
+        try #require(server.isInstalled, "\(server) is not installed")
+        let pulse = try PrivatePulse(server)
+        defer { pulse.stop() }
+        // PipeWire's pulse server shows its placeholder itself (module-fallback-sink);
+        // PulseAudio does with module-always-sink.
+        if server == .pulseaudio { try pulse.pactl(["load-module", "module-always-sink"]) }
+        let first = try pulse.addSink("first")
+        try pulse.pactl(["set-default-sink", "first"])
+        let child = try pulse.session(["--tone", "440", "--effect"])
+        defer { child.stop() }
+        #expect(child.waitForLine(containing: "playing sine") != nil)
+        try pulse.waitUntilPlaying("first")
+        try pulse.pactl(["unload-module", first])
+        let placeholder = Poll.until(seconds: 5) { (try? pulse.pactl(["list", "short", "sinks"]))?.stdout.contains("auto_null") == true }
+        #expect(placeholder, "the server shows its placeholder: \((try? pulse.pactl(["list", "short", "sinks"]))?.stdout ?? "")")
+        let waiting = child.waitForLine(containing: "placeholder sink")
+        #expect(waiting != nil, "the engine says why it waits: \(child.ending): \(child.lines.suffix(6))")
+        // Half a second with the placeholder the only sink: the engine stays off it.
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!child.lines.contains { $0.contains("routeChanged") && $0.contains("Dummy Output") }, "\(child.lines.suffix(6))")
+        let before = child.lines.count
+        _ = try pulse.addSink("second")
+        let back = child.waitForLine(containing: "session: routeChanged(", after: before)
+        #expect(back != nil, "\(child.ending): \(child.lines.suffix(8))")
+        let monitor = try pulse.record("second")
+        defer { monitor.stop() }
+        monitor.waitForSamples(seconds: 2)
+        let heard = Self.toneLevel(monitor.samples, lastSeconds: 1)
+        #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the sink that came: \(heard)")
+        #expect(child.isRunning, "\(child.ending)")
+    }
+
     @Test("no output left, asked to fall back: the player goes on on the silent output, and back on the server when it returns")
     func silentFallback() throws {
         try #require(Self.enabled, "PulseAudio is not installed")

@@ -1,0 +1,25 @@
+/// What the session's sound server monitor says of the server's output, asked by an engine
+/// before it opens a device there in place of a lost one (``AudioSession/soundServerOutput``).
+package enum SoundServerOutput: Sendable, Equatable {
+    /// Nothing to say: no monitor, or it never reached a server (no libpulse, or no
+    /// PulseAudio-compatible server, so OpenAL Soft plays elsewhere).
+    case unwatched
+    /// The server the monitor was connected to went away and is not back yet, or is back
+    /// and not yet read.
+    case gone
+    /// The server is up, and its default sink is its placeholder
+    /// (``SoundServerMonitor/placeholderSinkName``) or none: a stream opened now would not
+    /// last.
+    case placeholder
+    /// The server is up and its default sink is a real one.
+    case ready
+
+    /// Why a device should not be opened now; nil when it may be.
+    package var notReady: String? {
+        switch self {
+        case .unwatched, .ready: nil
+        case .gone: "the sound server went away and is not back yet"
+        case .placeholder: "the sound server offers only its placeholder sink (\(SoundServerMonitor.placeholderSinkName), 'Dummy Output'), which it removes as soon as another sink comes: waiting for that one"
+        }
+    }
+}
