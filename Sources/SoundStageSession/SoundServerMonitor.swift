@@ -149,15 +149,23 @@ final class SoundServerMonitor: Sendable {
     /// from OpenAL Soft's open or its first reset: README, "a server's placeholder sink").
     static let placeholderSinkName = "auto_null"
 
-    /// Whether a stream opened on the server's default sink now would last, as far as the
-    /// monitor knows (``SoundServerOutput``).
+    /// Whether a stream opened on the server's default sink now would last
+    /// (``SoundServerOutput``): the server's default, asked now (an engine notices its stream
+    /// lost as soon as the server removes its sink, before the monitor hears of it: on
+    /// PipeWire with OpenAL Soft 1.23.1 an engine moved onto the placeholder the monitor had
+    /// not yet seen), must be a sink the monitor knows and not the placeholder. Not on the
+    /// monitor's thread. Waits up to 100 ms for the server's answer (its own socket: under 1 ms
+    /// unless it is going); none is `.gone`.
     var output: SoundServerOutput {
-        session?.state.withLock { s -> SoundServerOutput in
+        guard let session else { return .unwatched }
+        let known = session.state.withLock { s -> SoundServerOutput in
             guard s.phase == .up else { return s.lostConnection ? .gone : .unwatched }
-            guard let name = s.defaultSink, name != Self.placeholderSinkName,
-                  s.sinks.values.contains(where: { $0.name == name }) else { return .placeholder }
             return .ready
-        } ?? .unwatched
+        }
+        guard known == .ready else { return known }
+        guard let said = session.askDefaultSink(timeout: .milliseconds(100)) else { return .gone }
+        guard let name = said, name != Self.placeholderSinkName else { return .placeholder }
+        return session.state.withLock { $0.sinks.values.contains { $0.name == name } } ? .ready : .placeholder
     }
 
     private var session: MonitorSession? {

@@ -86,9 +86,9 @@ struct AudioSessionServerTests {
 }
 
 extension AudioSessionServerTests {
-    /// PipeWire 0.3.65 restarted showed its placeholder for about two seconds, and OpenAL
-    /// Soft's open or its first reset there failed in 5 of 8 restarts (an ALC error: the
-    /// trap killed the game in CI); here the placeholder comes for as long as the test wants.
+    /// A restarted PipeWire shows its placeholder until a real sink comes, and an open or a
+    /// context made as it went failed (an ALC error: the trap killed the game in CI; README,
+    /// "a server's placeholder sink"); here the placeholder stays as long as the test wants.
     @Test("the last sink unloaded: no move onto the server's placeholder sink ('Dummy Output'); the engine waits, then plays on the sink that comes",
           arguments: PrivatePulse.Kind.allCases)
     func placeholderSkipped(server: PrivatePulse.Kind) throws {
