@@ -79,8 +79,32 @@ struct UnderrunTests {
         return Heard(samples: samples, rate: rate, underruns: underruns, stalledAt: stalledAt, latency: latency)
     }
 
+    /// The gap in the tone: from the tone's last sample (``toneEnd(_:silence:rate:)``) to the
+    /// last silent sample before it returns; `held` is how many samples the output went on
+    /// after the tone ended before it was silent.
+    static func gap(_ samples: [Float], rate: Int) -> (start: Int, end: Int, held: Int)? {
+        guard let silence = silentStretch(samples) else { return nil }
+        let end = toneEnd(samples, silence: silence.start, rate: rate)
+        return (end, silence.end, silence.start - end)
+    }
+
+    /// Where the tone before a silent stretch that starts at sample `silence` ends: the first
+    /// sample more than 0.003 off the sine fitted to 20 ms of the tone 50 ms earlier (a tenth
+    /// of a sample's step near a zero crossing). OpenAL Soft 1.20 and later hold a stream's
+    /// last sample to the end of the mixer update in which its queue ran out, then fade it out
+    /// over 64 frames (1.23.1 `core/voice.cpp`): the silence begins that long after the tone
+    /// ends. 1.19 stops at once.
+    static func toneEnd(_ samples: [Float], silence: Int, rate: Int) -> Int {
+        let n = rate / 50, at = max(0, silence - rate / 20 - n)
+        let (amplitude, p) = fit(samples, at: at, rate: rate)
+        let w = 2 * Double.pi * frequency / Double(rate)
+        var i = at
+        while i < silence, abs(Double(samples[i]) - amplitude * sin(w * Double(i - at) + p)) <= 0.003 { i += 1 }
+        return i
+    }
+
     /// The silent stretch inside the tone: its first and last silent samples.
-    static func gap(_ samples: [Float]) -> (start: Int, end: Int)? {
+    static func silentStretch(_ samples: [Float]) -> (start: Int, end: Int)? {
         guard let first = samples.firstIndex(where: { abs($0) > 0.05 }) else { return nil }
         var i = first, longest: (Int, Int)?
         while i < samples.count {
@@ -98,7 +122,10 @@ struct UnderrunTests {
     }
 
     /// The tone's phase, in radians, at sample `at`, from the 20 ms (five periods) from there.
-    static func phase(_ samples: [Float], at: Int, rate: Int) -> Double {
+    static func phase(_ samples: [Float], at: Int, rate: Int) -> Double { fit(samples, at: at, rate: rate).phase }
+
+    /// The tone's amplitude and phase at sample `at`, from the 20 ms (five periods) from there.
+    static func fit(_ samples: [Float], at: Int, rate: Int) -> (amplitude: Double, phase: Double) {
         let n = rate / 50
         var re = 0.0, im = 0.0
         for k in 0..<n {
@@ -106,8 +133,8 @@ struct UnderrunTests {
             re += Double(samples[at + k]) * cos(w)
             im -= Double(samples[at + k]) * sin(w)
         }
-        // x[k] = A sin(w k + p) = A cos(w k + p - pi/2): the bin's angle is p - pi/2.
-        return atan2(im, re) + .pi / 2
+        // x[k] = A sin(w k + p) = A cos(w k + p - pi/2): the bin is A n/2 at angle p - pi/2.
+        return (2 * (re * re + im * im).squareRoot() / Double(n), atan2(im, re) + .pi / 2)
     }
 
     /// `x` wrapped into -pi...pi.
@@ -120,7 +147,7 @@ struct UnderrunTests {
 
     /// How far, in samples of the tone's time, the tone after the gap is from where the tone
     /// before it would be by now (0: on the clock).
-    static func drift(_ heard: Heard, _ gap: (start: Int, end: Int)) -> Double {
+    static func drift(_ heard: Heard, _ gap: (start: Int, end: Int, held: Int)) -> Double {
         let n = heard.rate / 50
         let before = gap.start - n - heard.rate / 200, after = gap.end + 1 + heard.rate / 200
         let predicted = phase(heard.samples, at: before, rate: heard.rate) + 2 * .pi * frequency * Double(after - before) / Double(heard.rate)
@@ -134,10 +161,10 @@ struct UnderrunTests {
         // A queue this short (40 ms) can also run dry for a few milliseconds as the server's
         // stream starts; the stall's underrun is the one after it began.
         let underrun = try #require(heard.underruns.first { $0.restartedAt > heard.stalledAt }, "no underrun after the stall: \(heard.underruns)")
-        let gap = try #require(Self.gap(heard.samples), "no gap in the recording")
+        let gap = try #require(Self.gap(heard.samples, rate: heard.rate), "no gap in the recording")
         let silent = Double(gap.end - gap.start + 1) / Double(heard.rate)
         let drift = Self.drift(heard, gap)
-        print("underrun keepTime: latency \(heard.latency) s, reported \(underrun.seconds) s, silent \(silent) s in the recording, back \(underrun.restartedAt - heard.stalledAt - Self.stall) s after the stall, tone \(drift) samples off the clock; \(underrun)")
+        print("underrun keepTime: latency \(heard.latency) s, reported \(underrun.seconds) s, silent \(silent) s in the recording (\(gap.held) frames of it the output held and faded), back \(underrun.restartedAt - heard.stalledAt - Self.stall) s after the stall, tone \(drift) samples off the clock; \(underrun)")
         // Silent for the stall less what was queued when it began (40 ms, or more after an
         // underrun as the stream started), plus up to a tick and a mix.
         let queued = heard.underruns.last { $0.restartedAt <= heard.stalledAt }?.queueSeconds ?? 0.04
@@ -162,13 +189,13 @@ struct UnderrunTests {
     func resume() async throws {
         let heard = try await Self.run(policy: .resume)
         let underrun = try #require(heard.underruns.first { $0.restartedAt > heard.stalledAt }, "no underrun after the stall: \(heard.underruns)")
-        let gap = try #require(Self.gap(heard.samples), "no gap in the recording")
+        let gap = try #require(Self.gap(heard.samples, rate: heard.rate), "no gap in the recording")
         let silentFrames = Double(gap.end - gap.start + 1)
         let drift = Self.drift(heard, gap)
         // Late by the gap, modulo the tone's period.
         let period = Double(heard.rate) / Self.frequency
         let late = Self.wrapped(2 * .pi * (-silentFrames - drift) / period) / (2 * .pi) * period
-        print("underrun resume: reported \(underrun.seconds) s, silent \(silentFrames / Double(heard.rate)) s, tone \(drift) samples off the clock (\(late) samples from late by the gap)")
+        print("underrun resume: reported \(underrun.seconds) s, silent \(silentFrames / Double(heard.rate)) s (\(gap.held) frames held and faded), tone \(drift) samples off the clock (\(late) samples from late by the gap)")
         #expect(Self.silenceMatches(reported: underrun.seconds, silent: silentFrames / Double(heard.rate), rate: heard.rate),
                 "reported \(underrun.seconds) s, recorded \(silentFrames / Double(heard.rate)) s of silence")
         #expect(underrun.policy == .resume)
