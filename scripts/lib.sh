@@ -92,8 +92,19 @@ start_private_pipewire() {
     done
     pactl info >/dev/null 2>&1 || { echo "==> pipewire-pulse did not answer" >&2; return 1; }
     [[ ${SOUNDSTAGE_PIPEWIRE_SINK:-1} == 0 ]] && return 0
-    pactl load-module module-null-sink sink_name=soundstage_null >/dev/null
-    pactl set-default-sink soundstage_null
+    # Tried again for up to 5 s: once in CI, pipewire-pulse answered `pactl info` and then
+    # refused the module ("Failure: Not supported").
+    local _
+    for _ in $(seq 1 50); do
+        pactl load-module module-null-sink sink_name=soundstage_null >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    for _ in $(seq 1 50); do
+        pactl set-default-sink soundstage_null 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "==> pipewire-pulse made no null sink" >&2
+    return 1
 }
 
 # Waits up to 5 s for a file (a socket) to appear.
