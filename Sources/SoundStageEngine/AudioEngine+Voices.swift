@@ -178,28 +178,30 @@ extension VoicePool {
     func setPositions(_ held: borrowing LockHeld, _ moves: [(Voice, SIMD3<Float>)]) -> Int {
         let me = ObjectIdentifier(self)
         return state.withLockedValue(held) { s in
-            var moved = 0
-            // Real voices that moved, and whether each became positioned: their sources follow
-            // once the table is written.
+            // Real voices that moved: their sources follow once the table is written.
             var reals: [Int] = []
             // Read in place: copying each handle out would retain and release its pool, an
             // atomic pair per voice, more than the rest of the loop costs. The table's lanes
             // are written through buffers (no uniqueness check per write).
             let count = s.slots.count
-            moves.withUnsafeBufferPointer { moves in
-                s.slots.withMoveLanes { generation, flags, position, real in
+            let moved = moves.withUnsafeBufferPointer { moves in
+                s.slots.withMoveLanes { generation, flags, position in
+                    var moved = 0
                     for k in moves.indices {
                         let p = moves[k].1
                         let index = Int(moves[k].0.index)
-                        guard index < count, p.isFinite, generation[index] == moves[k].0.generation,
+                        // Finite: a coordinate times 0 is 0 (not NaN) only when it is finite.
+                        let zero = p * 0
+                        guard index < count, zero.x == 0, zero.y == 0, zero.z == 0, generation[index] == moves[k].0.generation,
                               ObjectIdentifier(moves[k].0.pool) == me else { continue }
                         let was = flags[index]
                         guard was.contains(.live) else { continue }
                         position[index] = p
                         flags[index] = was.union([.positioned, .needsRank])
-                        if real[index] >= 0 { reals.append(index) }
+                        if was.contains(.real) { reals.append(index) }
                         moved += 1
                     }
+                    return moved
                 }
             }
             for i in reals { writeSettings(&s, held, i, .placement) }

@@ -5,11 +5,11 @@ import SoundStageCore
 enum DistanceLaw {
     protocol Model {
         static var model: DistanceModel { get }
-        /// Whether a voice of rank tier `tier` and gain `gain` (volume, direct path and bus)
-        /// is sure to rank below `least` (the least rank a source is kept for), worked out
-        /// without its audibility's square root and division; false when unsure.
-        static func cannotReach(tier: UInt64, gain: Float, flags: VoiceFlags, position: SIMD3<Float>, distance: VoiceDistance,
-                                listener: ListenerSnapshot, least: UInt64) -> Bool
+        /// Whether voice `i` of the tick's lanes, with `flags` and its bus's gain `busGain`, is
+        /// sure to rank below `floor` (the least rank a source is kept for), worked out without
+        /// its audibility's square root and division; false when unsure.
+        static func cannotReach(_ v: TickLanes, _ i: Int, flags: VoiceFlags, busGain: Float, floor: RankFloor,
+                                listener: ListenerSnapshot) -> Bool
     }
     enum None: Model { static var model: DistanceModel { .none } }
     enum Inverse: Model { static var model: DistanceModel { .inverse } }
@@ -24,36 +24,77 @@ enum DistanceLaw {
     static let margin: Float = 1.001
 }
 
+/// The least rank a source is kept for at this point of a tick, with what the bound of
+/// ``DistanceLaw/Model/cannotReach(_:_:flags:busGain:floor:listener:)`` needs of it, worked
+/// out once each time it changes rather than for every voice.
+struct RankFloor {
+    /// The least kept rank (0 while places are free).
+    let least: UInt64
+    /// Its tier: pinned, then priority.
+    let tier: UInt64
+    /// The listener's gain over the least kept audibility, with the margin
+    /// (``DistanceLaw/margin``); infinite while places are free (nothing is sure to rank below).
+    let scale: Float
+
+    /// While places are free: no voice is sure to rank below.
+    static let open = RankFloor(least: 0, tier: 0, scale: .infinity)
+
+    init(least: UInt64, tier: UInt64, scale: Float) {
+        self.least = least
+        self.tier = tier
+        self.scale = scale
+    }
+
+    init(least: UInt64, listenerGain: Float) {
+        let m = Float(bitPattern: UInt32(truncatingIfNeeded: least))
+        self.init(least: least, tier: least & ~0xFFFF_FFFF, scale: m > 0 ? listenerGain * DistanceLaw.margin / m : .infinity)
+    }
+}
+
 extension DistanceLaw.Model {
     @inline(__always)
-    static func cannotReach(tier: UInt64, gain: Float, flags: VoiceFlags, position: SIMD3<Float>, distance: VoiceDistance,
-                            listener: ListenerSnapshot, least: UInt64) -> Bool {
+    static func cannotReach(_ v: TickLanes, _ i: Int, flags: VoiceFlags, busGain: Float, floor: RankFloor,
+                            listener: ListenerSnapshot) -> Bool {
         // A lower tier (not pinned against pinned, a lower priority) never gets in.
-        tier < least & ~0xFFFF_FFFF
+        v.tier[i] < floor.tier
     }
 }
 
 extension DistanceLaw.InverseClamped {
     /// Under OpenAL's default model, a positioned voice's audibility is at most
-    /// `g L ref / (ref + r (d' - ref))` (g its gain, L the listener's, d' its distance clamped
-    /// to reference...maximum, r its rolloff; its cone and the clamp to 1 only lower it). It
-    /// is below the least kept audibility m when `r d' m > ref (g L - m + r m) = Y`, and since
-    /// d' lies between min(d, maximum) and reference, that holds when `r maximum m > Y` and
-    /// either `r ref m > Y` or `r d m > Y`: the last compared squared, with no square root.
+    /// `g L ref / (ref + r (d' - ref))` (g its gain with its bus's, L the listener's, d' its
+    /// distance clamped to reference...maximum, r its rolloff; its cone and the clamp to 1
+    /// only lower it). That is below the least kept audibility m when d' is beyond
+    /// `t = (ref g_v / r) (g_bus L / m) + ref (r - 1) / r`, whose first factor and last term
+    /// the voice keeps in its ``VoiceTable/reach`` lane: one multiply-add. Since d' lies in
+    /// reference...maximum, a `t` under the reference means no place of the voice reaches, one
+    /// at the maximum or beyond means any may, and between, it reaches no place farther than
+    /// `t`: the distance compared squared, with no square root.
     @inline(__always)
-    static func cannotReach(tier: UInt64, gain: Float, flags: VoiceFlags, position p: SIMD3<Float>, distance: VoiceDistance,
-                            listener: ListenerSnapshot, least: UInt64) -> Bool {
-        let leastTier = least & ~0xFFFF_FFFF
-        if tier != leastTier { return tier < leastTier }
-        let m = Float(bitPattern: UInt32(truncatingIfNeeded: least))
-        let ref = distance.reference, maximum = distance.maximum, r = distance.rolloff
-        guard m > 0, flags.contains(.positioned), maximum >= ref, ref > 0, r >= 0 else { return false }
-        let y = ref * (gain * listener.gain * DistanceLaw.margin - m + r * m)
-        let rm = r * m
-        guard rm * maximum > y else { return false }
-        if rm * ref > y || y < 0 { return true }
+    static func cannotReach(_ v: TickLanes, _ i: Int, flags: VoiceFlags, busGain: Float, floor: RankFloor,
+                            listener: ListenerSnapshot) -> Bool {
+        let tier = v.tier[i]
+        if tier != floor.tier { return tier < floor.tier }
+        guard flags.contains(.positioned) else { return false }
+        let reach = v.reach[i]
+        let t = reach.x * (busGain * floor.scale) + reach.y
+        if t < reach.z { return true }
+        guard t < reach.w else { return false }
+        let p = v.position[i]
         let l = flags.contains(.relative) ? SIMD3<Float>.zero : listener.position
         let dx = l.x - p.x, dy = l.y - p.y, dz = l.z - p.z
-        return rm * rm * (dx * dx + dy * dy + dz * dz) > y * y * DistanceLaw.margin
+        return dx * dx + dy * dy + dz * dz > t * t * DistanceLaw.margin
+    }
+
+    /// A voice's ``VoiceTable/reach`` lane: `ref g_v / r` (g_v its volume and direct gain),
+    /// `ref (r - 1) / r`, its reference and its maximum distance; the first infinite where the
+    /// bound does not hold (no rolloff, a reference of 0 or less, a maximum under the
+    /// reference), so that no place of the voice is skipped.
+    static func reach(gain: Float, distance: VoiceDistance) -> SIMD4<Float> {
+        let ref = distance.reference, maximum = distance.maximum, r = distance.rolloff
+        guard r > 0, ref > 0, maximum >= ref, gain >= 0, r.isFinite, ref.isFinite, gain.isFinite else {
+            return SIMD4(.infinity, 0, 0, .infinity)
+        }
+        return SIMD4(ref * gain / r, ref * (r - 1) / r, ref, maximum)
     }
 }

@@ -51,11 +51,9 @@ extension VoicePool {
             details.sound = Int32(entry)
             slot.bus = request.bus
             details.rateRatio = MixerStepping.rateRatio(soundRate: sound.sampleRate, outputRate: context.frequency)
-            slot.increment = s.stepping.increment(ratio: details.rateRatio, pitch: slot.pitch)
-            slot.length = Self.length(plays: request.plays, frames: sound.frameCount, stepping: s.stepping)
+            let increment = s.stepping.increment(ratio: details.rateRatio, pitch: slot.pitch)
+            let length = Self.length(plays: request.plays, frames: sound.frameCount, stepping: s.stepping)
             details.startFrame = nowFrame
-            // Playheads are as of the last tick: this voice starts that long after it.
-            slot.playhead = -Int64(nowFrame - s.clockFrame) * slot.increment
             let audibility = Audibility.of(slot, cone: details.cone, busGain: s.tree.buses[Int(slot.bus)].gain, listener: s.listener)
             slot.rank = Audibility.rank(priority: slot.priority, audibility: audibility, pinned: slot.isPinned)
 
@@ -85,6 +83,9 @@ extension VoicePool {
             slot.flags.insert(.live)
             slot.flags.remove(.needsRank)
             s.slots.setRow(i, slot)
+            // Playheads are as of the last tick: this voice starts that long after it.
+            s.slots.setTiming(i, playhead: -Int64(nowFrame - s.clockFrame) &* increment, increment: increment, length: length,
+                              at: s.clockFrame)
             s.slots.details[i] = details
             if s.sounds[entry].playing !== sound { s.sounds[entry].playing = sound }
             s.slots.details[i].soundPosition = Int32(s.sounds[entry].voices.count)

@@ -20,6 +20,8 @@ extension VoicePool {
             s.listener = listener
             releaseLeaving(&s)
             let elapsed = max(0, nowFrame - s.clockFrame)
+            // A clock that went back (it never should) moves no playhead.
+            if nowFrame < s.clockFrame { rebaseClock(&s, to: nowFrame) }
             s.clockFrame = nowFrame
             let ranked = rank(&s, elapsed: elapsed)
             for i in ranked.ended { end(&s, i, .finished, fade: false) }
@@ -41,8 +43,9 @@ extension VoicePool {
         var stopping: [Int] = []
     }
 
-    /// Moves every playhead on by `elapsed` output frames and ranks every voice. The loop
-    /// every voice goes through each tick.
+    /// Ranks every voice, `elapsed` output frames after the last tick (the pool's clock is at
+    /// this tick already, so playheads have moved on by themselves, and those of voices that
+    /// waited are held back). The loop every voice goes through each tick.
     ///
     /// A voice that waits (paused, its bus paused, an interruption) does not move and keeps
     /// only its tier (pinned, priority) in its rank, so it is never taken for a less important
@@ -64,7 +67,8 @@ extension VoicePool {
         var top = TopRanks(capacity: voiceCapacity(s))
         var ranking = Ranking()
         gains.withUnsafeBufferPointer { gains in busStates.withUnsafeBufferPointer { busStates in
-                let inputs = RankInputs(gains: gains, buses: busStates, elapsed: elapsed, listener: listener, floor: floor, everyone: everyone)
+                let inputs = RankInputs(gains: gains, buses: busStates, elapsed: elapsed, now: Int64(s.clockFrame), listener: listener,
+                                        floor: floor, everyone: everyone)
                 s.slots.withTickLanes { v in
                     // One loop per distance model, each with its model a constant: no switch
                     // on it for every voice.
@@ -105,6 +109,8 @@ extension VoicePool {
         let gains: UnsafeBufferPointer<Float>, buses: UnsafeBufferPointer<BusBits>
         /// Output frames since the last tick.
         let elapsed: Int64
+        /// The pool's clock at this tick.
+        let now: Int64
         let listener: ListenerSnapshot
         /// The audibility under which a voice is not offered a source (pinned ones aside).
         let floor: Float
@@ -119,32 +125,60 @@ extension VoicePool {
         var listener = inputs.listener
         listener.model = Law.model
         let gains = inputs.gains, buses = inputs.buses
+        // The least rank kept, once every place is taken: most voices of a crowded pool rank
+        // far below it, and those surely below are not worked out (their audibility is left
+        // until it is asked for).
+        var floor = RankFloor.open
+        // A plain voice: virtual, not pinned, positioned in the world, with no cone, not
+        // paused, kept in time while virtual, and moved since the last tick (or the listener
+        // did), on a bus that plays: most voices of a crowded pool. Its flags are told by one
+        // comparison.
+        let plainMask: VoiceFlags = [.live, .paused, .pinned, .real, .positioned, .relative, .hasCone, .pausesWhenVirtual,
+                                     .stopsWhenVirtual, .needsRank]
+        let plain: VoiceFlags = inputs.everyone ? [.live, .positioned] : [.live, .positioned, .needsRank]
+        let plainLooks = inputs.everyone ? plainMask.subtracting(.needsRank) : plainMask
         for i in 0..<v.count {
             let flags = v.flags[i]
+            if flags.intersection(plainLooks) == plain {
+                let bus = Int(v.bus[i])
+                if buses[bus].isEmpty {
+                    if v.end[i] <= inputs.now {
+                        ranking.ended.append(i)
+                        continue
+                    }
+                    if Law.cannotReach(v, i, flags: [.live, .positioned], busGain: gains[bus], floor: floor, listener: listener) {
+                        v.flags[i] = flags.union([.needsRank, .rankUnknown])
+                        continue
+                    }
+                    let audibility = Audibility.of(gain: v.gain[i] * gains[bus], flags: [.live, .positioned], position: v.position[i],
+                                                   distance: v.distance[i], cone: nil, listener: listener)
+                    let rank = v.tier[i] | UInt64(audibility.bitPattern)
+                    v.rank[i] = rank
+                    v.flags[i] = flags.subtracting([.needsRank, .rankUnknown])
+                    if audibility >= inputs.floor { offer(rank, i, &top, &floor, listener) }
+                    continue
+                }
+            }
             guard flags.contains(.live) else { continue }
             let bus = Int(v.bus[i])
             let busBits = buses[bus]
             if flags.contains(.paused) || busBits.contains(.waiting) {
+                v.hold(i, by: inputs.elapsed)
                 v.rank[i] = v.tier[i]
                 v.flags[i] = flags.union(.needsRank).subtracting(.rankUnknown)
                 continue
             }
-            let real = v.real[i] >= 0
-            if real || !flags.contains(.pausesWhenVirtual) || busBits.contains(.keptTime) {
-                v.playhead[i] &+= inputs.elapsed &* v.increment[i]
-            }
-            if !real, v.playhead[i] >= v.length[i] {
-                ranking.ended.append(i)
-                continue
+            if !flags.contains(.real) {
+                if flags.contains(.pausesWhenVirtual), !busBits.contains(.keptTime) { v.hold(i, by: inputs.elapsed) }
+                if v.end[i] <= inputs.now {
+                    ranking.ended.append(i)
+                    continue
+                }
             }
             let muted = busBits.contains(.muted)
-            var rank = v.rank[i]
+            let rank: UInt64
             if inputs.everyone || flags.contains(.needsRank) {
-                // Most voices of a crowded pool rank far below the last place: when this one
-                // surely does, its audibility is left until it is asked for.
-                if !muted, let least = top.least,
-                   Law.cannotReach(tier: v.tier[i], gain: v.gain[i] * gains[bus], flags: flags, position: v.position[i],
-                                   distance: v.distance[i], listener: listener, least: least) {
+                if !muted, Law.cannotReach(v, i, flags: flags, busGain: gains[bus], floor: floor, listener: listener) {
                     v.flags[i] = flags.union([.needsRank, .rankUnknown])
                     if flags.contains(.stopsWhenVirtual) { ranking.stopping.append(i) }
                     continue
@@ -155,13 +189,22 @@ extension VoicePool {
                 rank = v.tier[i] | UInt64(audibility.bitPattern)
                 v.rank[i] = rank
                 v.flags[i] = flags.subtracting([.needsRank, .rankUnknown])
+            } else {
+                rank = v.rank[i]
             }
             guard !muted else { continue }
             if Float(bitPattern: UInt32(truncatingIfNeeded: rank)) >= inputs.floor || flags.contains(.pinned) {
-                top.offer(rank, slot: Int32(truncatingIfNeeded: i))
+                offer(rank, i, &top, &floor, listener)
             }
             if flags.contains(.stopsWhenVirtual) { ranking.stopping.append(i) }
         }
+    }
+
+    /// Offers voice `i`'s `rank` for a source, and moves the floor up with the least kept.
+    @inline(__always)
+    private static func offer(_ rank: UInt64, _ i: Int, _ top: inout TopRanks, _ floor: inout RankFloor, _ listener: ListenerSnapshot) {
+        top.offer(rank, slot: Int32(truncatingIfNeeded: i))
+        if let least = top.least, least != floor.least { floor = RankFloor(least: least, listenerGain: listener.gain) }
     }
 
     /// Gives the chosen voices sources and takes them from the others (they fade out).
@@ -192,7 +235,7 @@ extension VoicePool {
             guard !s.reals[r].loopsInPlace else { continue }
             let i = Int(s.reals[r].slot)
             let margin = Int64(2 * outputFrames) &* s.slots.increment[i]
-            if s.slots.playhead[i] < s.slots.length[i] &- margin, s.reals[r].feed.isExhausted { continue }
+            if s.slots.playhead(i, at: s.clockFrame) < s.slots.length[i] &- margin, s.reals[r].feed.isExhausted { continue }
             let outcome = s.reals[r].feed.settle(s.reals[r].source, isOffline: isOffline)
             if let decodeError = outcome.decodeError { s.errors.append(decodeError) }
             s.errors.append(contentsOf: outcome.errors)

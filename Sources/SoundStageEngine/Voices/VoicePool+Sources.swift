@@ -13,7 +13,7 @@ extension VoicePool {
         guard let sound = s.sounds[Int(s.slots.details[i].sound)].playing else { return false }
         let frames = Int64(max(1, sound.frameCount))
         let length = s.slots.length[i]
-        let position = max(0, s.slots.playhead[i]), bits = Int64(s.stepping.fractionBits)
+        let position = max(0, s.slots.playhead(i, at: s.clockFrame)), bits = Int64(s.stepping.fractionBits)
         let played = position >> bits
         let fraction = Double(position & (s.stepping.one - 1)) / Double(s.stepping.one)
         let plays = length == .max ? -1 : Int((length >> bits) / frames - played / frames)
@@ -31,7 +31,7 @@ extension VoicePool {
             try feed.attach(to: source, atFrame: frame, fraction: fraction)
             s.reals.append(RealVoice(slot: Int32(i), source: source, feed: feed, gain: -1,
                                      loopsInPlace: plays < 0 && feed.isExhausted))
-            s.slots.real[i] = Int32(s.reals.count - 1)
+            s.slots.setReal(i, Int32(s.reals.count - 1))
             writeSettings(&s, held, i, .all)
             try source.play()
             return true
@@ -96,11 +96,11 @@ extension VoicePool {
 
     /// Removes real voice `r` from the list (its slot becomes virtual).
     private func dropReal(_ s: inout VoicePoolState, _ r: Int) {
-        s.slots.real[Int(s.reals[r].slot)] = -1
+        s.slots.setReal(Int(s.reals[r].slot), -1)
         let last = s.reals.count - 1
         if r != last {
             s.reals[r] = s.reals[last]
-            s.slots.real[Int(s.reals[r].slot)] = Int32(r)
+            s.slots.setReal(Int(s.reals[r].slot), Int32(r))
         }
         s.reals.removeLast()
     }
@@ -128,14 +128,13 @@ extension VoicePool {
     func leave(_ held: borrowing LockHeld, atFrame frame: Int, stoppingSources: Bool) {
         state.withLockedValue(held) { s in
             let since = Int64(max(0, frame - s.clockFrame))
-            for i in s.slots.indices where s.slots.isLive(i) && advances(s, i) {
-                s.slots.playhead[i] &+= since &* s.slots.increment[i]
-            }
+            // Playheads that move are there by themselves; the others stay where they were.
+            for i in s.slots.indices where s.slots.isLive(i) && !advances(s, i) { s.slots.hold(i, by: since) }
             s.clockFrame = max(s.clockFrame, frame)
             guard stoppingSources else { return }
             for r in s.reals.indices {
                 do { try s.reals[r].source.pause() } catch { s.errors.append(error) }
-                if let playhead = mixerPlayhead(s, r) { s.slots.playhead[Int(s.reals[r].slot)] = playhead }
+                if let playhead = mixerPlayhead(s, r) { s.slots.setPlayhead(Int(s.reals[r].slot), playhead, at: s.clockFrame) }
             }
         }
     }
@@ -151,7 +150,7 @@ extension VoicePool {
         let bits = Int64(s.stepping.fractionBits)
         // The frame of the play the source is in, against the one the playhead is in: the
         // same play, or the one before or after across a loop.
-        let model = s.slots.playhead[i] >> bits
+        let model = s.slots.playhead(i, at: s.clockFrame) >> bits
         var shift = Int64(real.feed.frame(atQueueOffset: Int(offset >> 32))) - model % frames
         if shift > frames / 2 { shift -= frames } else if shift < -frames / 2 { shift += frames }
         return max(0, (model + shift) << bits | (offset & 0xffff_ffff) >> (32 - bits))
@@ -165,7 +164,7 @@ extension VoicePool {
         state.withLockedValue(held) { s in
             dropSources(&s)
             // The playheads are as of the moment the engine left; the new device's clock is there now.
-            s.clockFrame = clockFrame
+            rebaseClock(&s, to: clockFrame)
             guard let context = s.engine?.context else { return }
             if s.isConfigured { resize(&s, context: context) }
             let stepping = context.mixerStepping
@@ -173,10 +172,9 @@ extension VoicePool {
                 // Playheads and lengths in the new mixer's fixed point.
                 let shift = Int64(stepping.fractionBits - s.stepping.fractionBits)
                 for i in s.slots.indices where s.slots.isLive(i) {
-                    s.slots.playhead[i] = shift >= 0 ? s.slots.playhead[i] << shift : s.slots.playhead[i] >> -shift
-                    if s.slots.length[i] != .max {
-                        s.slots.length[i] = shift >= 0 ? s.slots.length[i] << shift : s.slots.length[i] >> -shift
-                    }
+                    let playhead = s.slots.playhead(i, at: s.clockFrame), length = s.slots.length[i]
+                    s.slots.setTiming(i, playhead: shift >= 0 ? playhead << shift : playhead >> -shift, increment: s.slots.increment[i],
+                                      length: length == .max ? .max : shift >= 0 ? length << shift : length >> -shift, at: s.clockFrame)
                 }
                 s.stepping = stepping
             }
@@ -184,9 +182,17 @@ extension VoicePool {
             for i in s.slots.indices where s.slots.isLive(i) {
                 let rate = s.sounds[Int(s.slots.details[i].sound)].playing?.sampleRate ?? newRate
                 s.slots.details[i].rateRatio = MixerStepping.rateRatio(soundRate: rate, outputRate: newRate)
-                s.slots.increment[i] = stepping.increment(ratio: s.slots.details[i].rateRatio, pitch: s.slots.pitch[i])
+                s.slots.setIncrement(i, stepping.increment(ratio: s.slots.details[i].rateRatio, pitch: s.slots.pitch[i]), at: s.clockFrame)
             }
         }
+    }
+
+    /// Moves the pool's clock to `frame` without moving any playhead (the engine's clock
+    /// starts again on another device).
+    func rebaseClock(_ s: inout VoicePoolState, to frame: Int) {
+        let shift = Int64(frame) &- Int64(s.clockFrame)
+        for i in s.slots.indices where s.slots.isLive(i) { s.slots.hold(i, by: shift) }
+        s.clockFrame = frame
     }
 
     /// The engine frame the playheads are as of.
@@ -207,7 +213,7 @@ extension VoicePool {
         // Bus effects' slots are on the old device: made again when first needed.
         for b in s.tree.buses.indices { s.tree.buses[b].effectSlot = nil }
         for l in s.zones.lanes.indices { s.zones.lanes[l].slot = nil }
-        for r in s.reals.indices.reversed() { s.slots.real[Int(s.reals[r].slot)] = -1 }
+        for r in s.reals.indices.reversed() { s.slots.setReal(Int(s.reals[r].slot), -1) }
         s.reals.removeAll()
         s.sources.leaving.removeAll()
         s.sources.spare.removeAll()

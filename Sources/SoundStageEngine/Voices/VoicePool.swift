@@ -186,7 +186,8 @@ final class VoicePool: Sendable {
                 body(&slot, &s.slots.details[i])
                 s.slots.setRow(i, slot)
                 if parts.contains(.pitch) {
-                    s.slots.increment[i] = s.stepping.increment(ratio: s.slots.details[i].rateRatio, pitch: s.slots.pitch[i])
+                    s.slots.setIncrement(i, s.stepping.increment(ratio: s.slots.details[i].rateRatio, pitch: s.slots.pitch[i]),
+                                         at: s.clockFrame)
                     keepTime(&s, i, was: was, nowFrame: now)
                 }
                 s.slots[.needsRank, i] = true
@@ -247,13 +248,15 @@ final class VoicePool: Sendable {
     func keepTime(_ s: inout VoicePoolState, _ i: Int, was: (advances: Bool, increment: Int64), nowFrame: Int?) {
         guard let nowFrame else { return }
         let since = Int64(max(0, nowFrame - s.clockFrame))
-        if was.advances { s.slots.playhead[i] &+= since &* was.increment }
-        if advances(s, i) { s.slots.playhead[i] &-= since &* s.slots.increment[i] }
+        var playhead = s.slots.playhead(i, at: s.clockFrame)
+        if was.advances { playhead &+= since &* was.increment }
+        if advances(s, i) { playhead &-= since &* s.slots.increment[i] }
+        s.slots.setPlayhead(i, playhead, at: s.clockFrame)
     }
 
     /// A live voice's playhead in frames of its sound; nil once it ended.
     func playheadFrames(of voice: Voice) -> Double? {
-        state.withLockedValue { s in liveSlot(s, voice).map { s.stepping.frames(s.slots.playhead[$0]) } }
+        state.withLockedValue { s in liveSlot(s, voice).map { s.stepping.frames(s.slots.playhead($0, at: s.clockFrame)) } }
     }
 
     /// Whether a live voice waits: paused by the game, by its bus, or by an interruption.

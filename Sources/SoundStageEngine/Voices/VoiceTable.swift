@@ -24,9 +24,12 @@ struct VoiceFlags: OptionSet {
     /// ``WhenVirtual/stop``: it ends rather than stay virtual.
     static let stopsWhenVirtual = VoiceFlags(rawValue: 1 << 8)
     /// Its rank was not worked out at the last tick: it could not reach a source (see
-    /// ``DistanceLaw/cannotReach(tier:gain:flags:position:distance:listener:least:)``), and
+    /// ``DistanceLaw/Model/cannotReach(_:_:flags:busGain:floor:listener:)``), and
     /// ``VoicePool/rankNow(_:_:)`` works it out when asked.
     static let rankUnknown = VoiceFlags(rawValue: 1 << 9)
+    /// It holds a source (``VoiceTable/real`` is its index in the real voices): the tick
+    /// reads it here, with the other bits, rather than in a lane of its own.
+    static let real = VoiceFlags(rawValue: 1 << 10)
 
     /// The bits of `whenVirtual`.
     static func of(_ whenVirtual: WhenVirtual) -> VoiceFlags {
@@ -48,29 +51,36 @@ struct VoiceDistance {
 
 /// The pool's voices, one per slot, as a structure of arrays: each field of a voice is a lane
 /// of its own, so the service tick, which goes through every voice each tick, reads only the
-/// lanes it needs (flags, bus, real, playhead and increment; the position, volume and distance
-/// of a voice that moved; rank) one after the other in memory, and a hundred thousand voices
-/// cost no more per voice than a thousand. What only a voice's start, end, source or handle
-/// need is in ``details``.
+/// lanes it needs (flags, bus, end; the tier, reach and position of a voice that moved; rank)
+/// one after the other in memory, and a hundred thousand voices cost no more per voice than a
+/// thousand. What only a voice's start, end, source or handle need is in ``details``.
 ///
 /// A voice as a whole (to start one, or to change one by its handle) is a ``VoiceSlot``,
-/// read with ``row(_:)`` and written with ``setRow(_:_:)``.
+/// read with ``row(_:)`` and written with ``setRow(_:_:)``; its playhead, increment and length
+/// with ``setTiming(_:playhead:increment:length:at:)`` and ``playhead(_:at:)``.
 struct VoiceTable {
     /// The slots in use (free or playing); the lanes may hold more, not yet used.
     private(set) var count = 0
     var flags: [VoiceFlags] = []
     var bus: [Int32] = []
-    /// Index in ``VoicePoolState/reals`` while real, -1 while virtual.
-    var real: [Int32] = []
-    /// Where it is in its sound, in the mixer's fixed point, every play counted, as of the
-    /// pool's clock (negative for a voice that starts after it, between two ticks). A real
-    /// voice's source is at the same place to the fraction of a frame.
-    var playhead: [Int64] = []
+    /// Index in ``VoicePoolState/reals`` while real, -1 while virtual (written with
+    /// ``setReal(_:_:)``, which keeps the ``VoiceFlags/real`` bit with it).
+    private(set) var real: [Int32] = []
+    /// Where it would be in its sound at pool clock frame 0 had it never waited, in the
+    /// mixer's fixed point, every play counted: its playhead at clock frame `c` is
+    /// `origin + c * increment` (``playhead(_:at:)``), so the tick moves no playhead. A voice
+    /// that waits through a tick has its origin moved back by the time it waited
+    /// (``hold(_:by:)``). A real voice's source is where its playhead says, to the fraction
+    /// of a frame.
+    private(set) var origin: [Int64] = []
+    /// The pool clock frame its playhead reaches its length at (`Int64.max`: never): all the
+    /// tick reads to find a virtual voice that ended.
+    private(set) var end: [Int64] = []
     /// How far it moves each output frame, in the mixer's fixed point (``MixerStepping``):
     /// its sound's rate over the output's, times its pitch, rounded as OpenAL Soft rounds it.
-    var increment: [Int64] = []
+    private(set) var increment: [Int64] = []
     /// Its plays' length in the mixer's fixed point (`Int64.max`: loops forever).
-    var length: [Int64] = []
+    private(set) var length: [Int64] = []
     var position: [SIMD3<Float>] = []
     /// What ranks it for a source: pinned, then priority, then audibility (its low 32 bits).
     var rank: [UInt64] = []
@@ -82,7 +92,10 @@ struct VoiceTable {
     /// The high bits of its rank: pinned, then priority (``Audibility/rank(priority:audibility:pinned:)``
     /// with no audibility).
     private(set) var tier: [UInt64] = []
-    var distance: [VoiceDistance] = []
+    private(set) var distance: [VoiceDistance] = []
+    /// What the tick's bound under the default distance model reads instead of the gain and
+    /// distance lanes (``DistanceLaw/InverseClamped/reach(gain:distance:)``).
+    private(set) var reach: [SIMD4<Float>] = []
     var pitch: [Float] = []
     var generation: [UInt32] = []
     private(set) var priority: [UInt8] = []
@@ -105,7 +118,8 @@ struct VoiceTable {
         flags.append(contentsOf: repeatElement([], count: n))
         bus.append(contentsOf: repeatElement(0, count: n))
         real.append(contentsOf: repeatElement(-1, count: n))
-        playhead.append(contentsOf: repeatElement(0, count: n))
+        origin.append(contentsOf: repeatElement(0, count: n))
+        end.append(contentsOf: repeatElement(.max, count: n))
         increment.append(contentsOf: repeatElement(0, count: n))
         length.append(contentsOf: repeatElement(0, count: n))
         position.append(contentsOf: repeatElement(.zero, count: n))
@@ -115,6 +129,7 @@ struct VoiceTable {
         gain.append(contentsOf: repeatElement(1, count: n))
         tier.append(contentsOf: repeatElement(Audibility.rank(priority: 128, audibility: 0, pinned: false), count: n))
         distance.append(contentsOf: repeatElement(VoiceDistance(), count: n))
+        reach.append(contentsOf: repeatElement(DistanceLaw.InverseClamped.reach(gain: 1, distance: VoiceDistance()), count: n))
         pitch.append(contentsOf: repeatElement(1, count: n))
         generation.append(contentsOf: repeatElement(0, count: n))
         priority.append(contentsOf: repeatElement(128, count: n))
@@ -123,19 +138,18 @@ struct VoiceTable {
 
     /// Voice `i` as a whole.
     func row(_ i: Int) -> VoiceSlot {
-        VoiceSlot(flags: flags[i], bus: bus[i], real: real[i], playhead: playhead[i], increment: increment[i], length: length[i],
+        VoiceSlot(flags: flags[i], bus: bus[i], real: real[i],
                   position: position[i], rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i],
                   pitch: pitch[i], generation: generation[i], priority: priority[i])
     }
 
     /// Writes voice `i` as a whole (its details aside).
     mutating func setRow(_ i: Int, _ slot: VoiceSlot) {
-        flags[i] = slot.flags
+        var slotFlags = slot.flags
+        slotFlags.set(.real, slot.real >= 0)
+        flags[i] = slotFlags
         bus[i] = slot.bus
         real[i] = slot.real
-        playhead[i] = slot.playhead
-        increment[i] = slot.increment
-        length[i] = slot.length
         position[i] = slot.position
         rank[i] = slot.rank
         volume[i] = slot.volume
@@ -143,12 +157,68 @@ struct VoiceTable {
         gain[i] = slot.volume * slot.directGain
         tier[i] = Audibility.rank(priority: slot.priority, audibility: 0, pinned: slot.isPinned)
         distance[i] = slot.distance
+        reach[i] = DistanceLaw.InverseClamped.reach(gain: slot.volume * slot.directGain, distance: slot.distance)
         pitch[i] = slot.pitch
         generation[i] = slot.generation
         priority[i] = slot.priority
     }
 
     func isLive(_ i: Int) -> Bool { flags[i].contains(.live) }
+
+    /// Voice `i`'s playhead at pool clock frame `clock`.
+    func playhead(_ i: Int, at clock: Int) -> Int64 {
+        origin[i] &+ Int64(clock) &* increment[i]
+    }
+
+    /// Sets voice `i`'s playhead at pool clock frame `clock`, its increment and its length.
+    mutating func setTiming(_ i: Int, playhead: Int64, increment inc: Int64, length len: Int64, at clock: Int) {
+        increment[i] = inc
+        length[i] = len
+        origin[i] = playhead &- Int64(clock) &* inc
+        end[i] = Self.endClock(playhead: playhead, increment: inc, length: len, at: clock)
+    }
+
+    /// Sets voice `i`'s playhead at pool clock frame `clock`.
+    mutating func setPlayhead(_ i: Int, _ playhead: Int64, at clock: Int) {
+        setTiming(i, playhead: playhead, increment: increment[i], length: length[i], at: clock)
+    }
+
+    /// Sets voice `i`'s increment from pool clock frame `clock` on (its playhead there kept).
+    mutating func setIncrement(_ i: Int, _ inc: Int64, at clock: Int) {
+        setTiming(i, playhead: playhead(i, at: clock), increment: inc, length: length[i], at: clock)
+    }
+
+    /// Voice `i` waits `frames` of the pool clock: its playhead stays where it was.
+    mutating func hold(_ i: Int, by frames: Int64) {
+        origin[i] &-= frames &* increment[i]
+        end[i] = Self.end(end[i], heldBy: frames)
+    }
+
+    /// An end clock frame `end` once its voice waited `frames` (never stays never).
+    @inline(__always)
+    static func end(_ end: Int64, heldBy frames: Int64) -> Int64 {
+        guard end != .max else { return .max }
+        let (moved, over) = end.addingReportingOverflow(frames)
+        return over ? .max : moved
+    }
+
+    /// The first clock frame at which a playhead of `playhead` at `clock`, moving `increment`
+    /// a frame, reaches `length` (`Int64.max` for never).
+    static func endClock(playhead: Int64, increment: Int64, length: Int64, at clock: Int) -> Int64 {
+        guard length != .max, increment > 0 else { return .max }
+        guard playhead < length else { return Int64(clock) }
+        let (left, over) = length.subtractingReportingOverflow(playhead)
+        guard !over else { return .max }
+        let frames = left / increment + (left % increment == 0 ? 0 : 1)
+        let (end, late) = Int64(clock).addingReportingOverflow(frames)
+        return late ? .max : end
+    }
+
+    /// Voice `i` holds real voice `r` (-1: none): the lane and the flag.
+    mutating func setReal(_ i: Int, _ r: Int32) {
+        real[i] = r
+        flags[i].set(.real, r >= 0)
+    }
 
     /// One flag of voice `i`.
     subscript(_ flag: VoiceFlags, _ i: Int) -> Bool {
@@ -164,17 +234,24 @@ struct VoiceTable {
 struct TickLanes {
     let count: Int
     let flags: UnsafeMutableBufferPointer<VoiceFlags>
-    let playhead: UnsafeMutableBufferPointer<Int64>
+    let origin: UnsafeMutableBufferPointer<Int64>
+    let end: UnsafeMutableBufferPointer<Int64>
     let rank: UnsafeMutableBufferPointer<UInt64>
     let bus: UnsafeBufferPointer<Int32>
-    let real: UnsafeBufferPointer<Int32>
     let increment: UnsafeBufferPointer<Int64>
-    let length: UnsafeBufferPointer<Int64>
     let position: UnsafeBufferPointer<SIMD3<Float>>
     let gain: UnsafeBufferPointer<Float>
     let distance: UnsafeBufferPointer<VoiceDistance>
+    let reach: UnsafeBufferPointer<SIMD4<Float>>
     let tier: UnsafeBufferPointer<UInt64>
     let details: UnsafeBufferPointer<VoiceDetails>
+
+    /// Voice `i` waits `frames` (``VoiceTable/hold(_:by:)``).
+    @inline(__always)
+    func hold(_ i: Int, by frames: Int64) {
+        origin[i] &-= frames &* increment[i]
+        end[i] = VoiceTable.end(end[i], heldBy: frames)
+    }
 }
 
 extension VoiceTable {
@@ -182,20 +259,20 @@ extension VoiceTable {
     mutating func withTickLanes<R>(_ body: (TickLanes) -> R) -> R {
         let count = self.count
         return flags.withUnsafeMutableBufferPointer { flags in
-            playhead.withUnsafeMutableBufferPointer { playhead in
-                rank.withUnsafeMutableBufferPointer { rank in
-                    bus.withUnsafeBufferPointer { bus in
-                        real.withUnsafeBufferPointer { real in
+            origin.withUnsafeMutableBufferPointer { origin in
+                end.withUnsafeMutableBufferPointer { end in
+                    rank.withUnsafeMutableBufferPointer { rank in
+                        bus.withUnsafeBufferPointer { bus in
                             increment.withUnsafeBufferPointer { increment in
-                                length.withUnsafeBufferPointer { length in
-                                    position.withUnsafeBufferPointer { position in
-                                        gain.withUnsafeBufferPointer { gain in
-                                            tier.withUnsafeBufferPointer { tier in
-                                                distance.withUnsafeBufferPointer { distance in
+                                position.withUnsafeBufferPointer { position in
+                                    gain.withUnsafeBufferPointer { gain in
+                                        distance.withUnsafeBufferPointer { distance in
+                                            reach.withUnsafeBufferPointer { reach in
+                                                tier.withUnsafeBufferPointer { tier in
                                                     details.withUnsafeBufferPointer { details in
-                                                        body(TickLanes(count: count, flags: flags, playhead: playhead, rank: rank, bus: bus,
-                                                                       real: real, increment: increment, length: length, position: position,
-                                                                       gain: gain, distance: distance, tier: tier, details: details))
+                                                        body(TickLanes(count: count, flags: flags, origin: origin, end: end, rank: rank,
+                                                                       bus: bus, increment: increment, position: position, gain: gain,
+                                                                       distance: distance, reach: reach, tier: tier, details: details))
                                                     }
                                                 }
                                             }
@@ -212,15 +289,12 @@ extension VoiceTable {
 }
 
 extension VoiceTable {
-    /// Runs `body` with the lanes a move writes: generation (read), flags, position, real
-    /// (read).
+    /// Runs `body` with the lanes a move writes: generation (read), flags, position.
     mutating func withMoveLanes<R>(_ body: (UnsafeBufferPointer<UInt32>, UnsafeMutableBufferPointer<VoiceFlags>,
-                                            UnsafeMutableBufferPointer<SIMD3<Float>>, UnsafeBufferPointer<Int32>) -> R) -> R {
+                                            UnsafeMutableBufferPointer<SIMD3<Float>>) -> R) -> R {
         generation.withUnsafeBufferPointer { generation in
             flags.withUnsafeMutableBufferPointer { flags in
-                position.withUnsafeMutableBufferPointer { position in
-                    real.withUnsafeBufferPointer { real in body(generation, flags, position, real) }
-                }
+                position.withUnsafeMutableBufferPointer { position in body(generation, flags, position) }
             }
         }
     }
@@ -232,9 +306,6 @@ struct VoiceSlot {
     var flags: VoiceFlags = []
     var bus: Int32 = 0
     var real: Int32 = -1
-    var playhead: Int64 = 0
-    var increment: Int64 = 0
-    var length: Int64 = 0
     var position = SIMD3<Float>.zero
     var rank: UInt64 = 0
     var volume: Float = 1
