@@ -190,9 +190,7 @@ extension VoicePool {
                     for k in moves.indices {
                         let p = moves[k].1
                         let index = Int(moves[k].0.index)
-                        // Finite: a coordinate times 0 is 0 (not NaN) only when it is finite.
-                        let zero = p * 0
-                        guard index < count, zero.x == 0, zero.y == 0, zero.z == 0, generation[index] == moves[k].0.generation,
+                        guard index < count, p.isFinite, generation[index] == moves[k].0.generation,
                               ObjectIdentifier(moves[k].0.pool) == me else { continue }
                         let was = flags[index]
                         guard was.contains(.live) else { continue }

@@ -5,10 +5,11 @@ import SoundStageCore
 enum DistanceLaw {
     protocol Model {
         static var model: DistanceModel { get }
-        /// Whether voice `i` of the tick's lanes, with `flags` and its bus's gain `busGain`, is
-        /// sure to rank below `floor` (the least rank a source is kept for), worked out without
-        /// its audibility's square root and division; false when unsure.
-        static func cannotReach(_ v: TickLanes, _ i: Int, flags: VoiceFlags, busGain: Float, floor: RankFloor,
+        /// Whether voice `i` of the tick's lanes, of rank tier `tier` (pinned, priority), with
+        /// `flags` and its bus's gain `busGain`, is sure to rank below `floor` (the least rank a
+        /// source is kept for), worked out without its audibility's square root and division;
+        /// false when unsure.
+        static func cannotReach(_ v: TickLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
                                 listener: ListenerSnapshot) -> Bool
     }
     enum None: Model { static var model: DistanceModel { .none } }
@@ -25,7 +26,7 @@ enum DistanceLaw {
 }
 
 /// The least rank a source is kept for at this point of a tick, with what the bound of
-/// ``DistanceLaw/Model/cannotReach(_:_:flags:busGain:floor:listener:)`` needs of it, worked
+/// ``DistanceLaw/Model/cannotReach(_:_:tier:flags:busGain:floor:listener:)`` needs of it, worked
 /// out once each time it changes rather than for every voice.
 struct RankFloor {
     /// The least kept rank (0 while places are free).
@@ -53,10 +54,10 @@ struct RankFloor {
 
 extension DistanceLaw.Model {
     @inline(__always)
-    static func cannotReach(_ v: TickLanes, _ i: Int, flags: VoiceFlags, busGain: Float, floor: RankFloor,
+    static func cannotReach(_ v: TickLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
                             listener: ListenerSnapshot) -> Bool {
         // A lower tier (not pinned against pinned, a lower priority) never gets in.
-        v.tier[i] < floor.tier
+        tier < floor.tier
     }
 }
 
@@ -71,9 +72,8 @@ extension DistanceLaw.InverseClamped {
     /// at the maximum or beyond means any may, and between, it reaches no place farther than
     /// `t`: the distance compared squared, with no square root.
     @inline(__always)
-    static func cannotReach(_ v: TickLanes, _ i: Int, flags: VoiceFlags, busGain: Float, floor: RankFloor,
+    static func cannotReach(_ v: TickLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
                             listener: ListenerSnapshot) -> Bool {
-        let tier = v.tier[i]
         if tier != floor.tier { return tier < floor.tier }
         guard flags.contains(.positioned) else { return false }
         let reach = v.reach[i]

@@ -146,13 +146,15 @@ extension VoicePool {
                         ranking.ended.append(i)
                         continue
                     }
-                    if Law.cannotReach(v, i, flags: [.live, .positioned], busGain: gains[bus], floor: floor, listener: listener) {
+                    // Not pinned: its tier is its priority.
+                    let tier = UInt64(v.priority[i]) << 32
+                    if Law.cannotReach(v, i, tier: tier, flags: [.live, .positioned], busGain: gains[bus], floor: floor, listener: listener) {
                         v.flags[i] = flags.union([.needsRank, .rankUnknown])
                         continue
                     }
                     let audibility = Audibility.of(gain: v.gain[i] * gains[bus], flags: [.live, .positioned], position: v.position[i],
                                                    distance: v.distance[i], cone: nil, listener: listener)
-                    let rank = v.tier[i] | UInt64(audibility.bitPattern)
+                    let rank = tier | UInt64(audibility.bitPattern)
                     v.rank[i] = rank
                     v.flags[i] = flags.subtracting([.needsRank, .rankUnknown])
                     if audibility >= inputs.floor { offer(rank, i, &top, &floor, listener) }
@@ -178,7 +180,7 @@ extension VoicePool {
             let muted = busBits.contains(.muted)
             let rank: UInt64
             if inputs.everyone || flags.contains(.needsRank) {
-                if !muted, Law.cannotReach(v, i, flags: flags, busGain: gains[bus], floor: floor, listener: listener) {
+                if !muted, Law.cannotReach(v, i, tier: v.tier[i], flags: flags, busGain: gains[bus], floor: floor, listener: listener) {
                     v.flags[i] = flags.union([.needsRank, .rankUnknown])
                     if flags.contains(.stopsWhenVirtual) { ranking.stopping.append(i) }
                     continue

@@ -24,7 +24,7 @@ struct VoiceFlags: OptionSet {
     /// ``WhenVirtual/stop``: it ends rather than stay virtual.
     static let stopsWhenVirtual = VoiceFlags(rawValue: 1 << 8)
     /// Its rank was not worked out at the last tick: it could not reach a source (see
-    /// ``DistanceLaw/Model/cannotReach(_:_:flags:busGain:floor:listener:)``), and
+    /// ``DistanceLaw/Model/cannotReach(_:_:tier:flags:busGain:floor:listener:)``), and
     /// ``VoicePool/rankNow(_:_:)`` works it out when asked.
     static let rankUnknown = VoiceFlags(rawValue: 1 << 9)
     /// It holds a source (``VoiceTable/real`` is its index in the real voices): the tick
@@ -244,6 +244,8 @@ struct TickLanes {
     let distance: UnsafeBufferPointer<VoiceDistance>
     let reach: UnsafeBufferPointer<SIMD4<Float>>
     let tier: UnsafeBufferPointer<UInt64>
+    /// The tier of a voice that is not pinned, in one byte (``tier`` is eight).
+    let priority: UnsafeBufferPointer<UInt8>
     let details: UnsafeBufferPointer<VoiceDetails>
 
     /// Voice `i` waits `frames` (``VoiceTable/hold(_:by:)``).
@@ -269,10 +271,13 @@ extension VoiceTable {
                                         distance.withUnsafeBufferPointer { distance in
                                             reach.withUnsafeBufferPointer { reach in
                                                 tier.withUnsafeBufferPointer { tier in
-                                                    details.withUnsafeBufferPointer { details in
-                                                        body(TickLanes(count: count, flags: flags, origin: origin, end: end, rank: rank,
-                                                                       bus: bus, increment: increment, position: position, gain: gain,
-                                                                       distance: distance, reach: reach, tier: tier, details: details))
+                                                    priority.withUnsafeBufferPointer { priority in
+                                                        details.withUnsafeBufferPointer { details in
+                                                            body(TickLanes(count: count, flags: flags, origin: origin, end: end, rank: rank,
+                                                                           bus: bus, increment: increment, position: position, gain: gain,
+                                                                           distance: distance, reach: reach, tier: tier, priority: priority,
+                                                                           details: details))
+                                                        }
                                                     }
                                                 }
                                             }
