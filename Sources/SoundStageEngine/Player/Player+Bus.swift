@@ -45,7 +45,7 @@ extension Player {
         let resumed = state.withLockedValue(held) { s -> Bool in
             if paused, s.status == .playing, let source = s.source {
                 guard !settleEnded(&s, held) else { return false }
-                do { try source.pause() } catch { report(&s, held, error) }
+                do { try pauseSource(&s, held, source) } catch { report(&s, held, error) }
                 s.status = .paused
                 s.pausedByBus = true
                 return false
@@ -53,6 +53,7 @@ extension Player {
             guard !paused, s.pausedByBus, s.status == .paused, let source = s.source else { return false }
             s.pausedByBus = false
             do {
+                try unsilence(&s, held)
                 try source.play()
                 return true
             } catch {

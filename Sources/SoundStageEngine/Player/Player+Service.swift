@@ -126,7 +126,7 @@ extension Player {
                 stop(&s, held)
                 return false
             }
-            do { try source.pause() } catch { report(&s, held, error) }
+            do { try pauseSource(&s, held, source) } catch { report(&s, held, error) }
             s.status = .paused
             s.wasInterrupted = true
             s.underrunWatch = nil
@@ -152,6 +152,7 @@ extension Player {
             s.wasInterrupted = false
             guard resume, s.settings.interruptionPolicy == .resume, s.status == .paused, let source = s.source else { return (true, false) }
             do {
+                try unsilence(&s, held)
                 try source.play()
                 return (true, true)
             } catch {

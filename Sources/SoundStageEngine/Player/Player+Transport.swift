@@ -33,6 +33,7 @@ extension Player {
             case .paused:
                 let resumed = try state.withLockedValue(held) { s -> Bool in
                     guard let source = s.source else { return false }
+                    try unsilence(&s, held)
                     try source.play()
                     return true
                 }
@@ -69,7 +70,7 @@ extension Player {
                 switch s.status {
                 case .playing:
                     guard let source = s.source, !settleEnded(&s, held) else { return }
-                    do { try source.pause() } catch { report(&s, held, error) }
+                    do { try pauseSource(&s, held, source) } catch { report(&s, held, error) }
                     s.status = .paused
                     s.underrunWatch = nil
                 case .scheduled:
@@ -99,6 +100,26 @@ extension Player {
 
     // MARK: - Under the lock
 
+    /// Pauses the player's source, its gain set to 0 first. OpenAL Soft 1.20 and later, with
+    /// HRTF on, play a source paused before the mixer first took it up (a play and a pause
+    /// within one mixer update) as a ramp from its full gain over a whole update, some
+    /// 1,000 frames, where a pause later fades over 64; with its gain at 0 it is silent in
+    /// both cases, and the usual fade is unchanged (measured: `scripts/probes/pause-before-mix.c`).
+    func pauseSource(_ s: inout PlayerState, _ held: borrowing LockHeld, _ source: AudioSource) throws {
+        var silent = sourceSettings(s)
+        silent.gain = 0
+        try silent.write(.gain, to: source, held)
+        s.silencedForPause = true
+        try source.pause()
+    }
+
+    /// Before the player's source plays again: the gain its pause took away.
+    func unsilence(_ s: inout PlayerState, _ held: borrowing LockHeld) throws {
+        guard s.silencedForPause else { return }
+        s.silencedForPause = false
+        try apply(.gain, &s, held)
+    }
+
     /// Makes the source if needed and, unless it is fed already, feeds it from the start frame.
     @discardableResult
     func prepare(_ held: borrowing LockHeld) throws -> AudioSource {
@@ -119,6 +140,7 @@ extension Player {
                 throw failure(.sourceLimitReached, "prepareToPlay()", "no OpenAL source left to play on: \(error.object): \(error.reason)")
             }
             s.source = source
+            try unsilence(&s, held)
             if s.isEngaged || s.pendingStart != nil {
                 // Fed already: only the bus and its effects may have changed since (a bus
                 // unmuted, an effect or a reverb zone added meanwhile).

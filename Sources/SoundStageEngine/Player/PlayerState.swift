@@ -11,6 +11,9 @@ struct PlayerState {
     var wasInterrupted = false
     /// Paused because its bus was (resumed with it).
     var pausedByBus = false
+    /// Its source's gain was set to 0 as it paused (``Player/pauseSource(_:_:_:)``), and is
+    /// written back before it plays again.
+    var silencedForPause = false
     /// The bus gain the last tick wrote to the source.
     var appliedBusGain: Float = 1
     /// Counts starts; an event carries the run it belongs to.

@@ -56,3 +56,38 @@ extension HRTFSwitchTests {
         #expect(engine.context.hrtfStatus.isActive || engine.context.hrtfStatus == .unsupportedFormat)
     }
 }
+
+extension HRTFSwitchTests {
+    @Test("under HRTF, a player paused before the mixer took it up is silent, and plays at its volume when resumed (OpenAL Soft 1.20+ played a ramp over a whole update)")
+    func pausedBeforeTheFirstMix() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        try engine.switchHRTF(.on)
+        #expect(engine.context.hrtfStatus.isActive, "\(engine.context.hrtfStatus)")
+        let tone = try EngineRig.sine(engine, amplitude: 0.5, seconds: 1)
+        let player = engine.makePlayer(tone)
+        player.numberOfLoops = -1
+        player.volume = 0.5
+        try player.play()
+        player.pause()
+        let paused = try engine.render(frames: 4_800)
+        for channel in 0..<2 {
+            let peak = paused.channel(channel).map(abs).max() ?? 0
+            #expect(peak < 1e-4, "channel \(channel) of a player paused before its first mix: peak \(peak)")
+        }
+        try player.play()
+        _ = try engine.render(frames: 2_400)
+        let resumed = try engine.render(frames: 4_800)
+        // Its volume back: half of full, as a player never paused plays it.
+        let reference = engine.makePlayer(tone)
+        reference.numberOfLoops = -1
+        reference.volume = 0.5
+        player.stop()
+        try reference.play()
+        _ = try engine.render(frames: 2_400)
+        let alone = try engine.render(frames: 4_800)
+        let difference = Measure.totalDB(resumed) - Measure.totalDB(alone)
+        #expect(abs(difference) < 0.1, "resumed \(Measure.totalDB(resumed)) dB against \(Measure.totalDB(alone)) dB never paused")
+        print("HRTF pause before the first mix: silent; resumed at \(difference) dB from a player never paused")
+    }
+}
