@@ -12,12 +12,17 @@ import Musl
 /// on Linux (Swift 6.3.1: two threads appending under one `Mutex` are reported as racing),
 /// while it knows pthread mutexes, so `scripts/sanitize.sh thread` can tell a real race from
 /// a locked access.
+///
+/// The value lives in memory of its own rather than in a stored property, so its `inout`
+/// access is not checked at run time (the mutex, which is not recursive, already makes it
+/// exclusive: opening the box again from inside would deadlock, in every build).
 package final class LockedBox<Value>: @unchecked Sendable {
-    @usableFromInline var value: Value
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     package init(_ value: Value) {
-        self.value = value
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: value)
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -25,6 +30,8 @@ package final class LockedBox<Value>: @unchecked Sendable {
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     /// Takes the lock and runs `body` on the value.
@@ -32,6 +39,6 @@ package final class LockedBox<Value>: @unchecked Sendable {
     package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&storage.pointee)
     }
 }
