@@ -131,8 +131,8 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:549
-    static func line549() async throws {
+    /// README.md:557
+    static func line557() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -151,6 +151,6 @@ extension READMESamples {
         DocSample("README.md:341", line341),
         DocSample("README.md:360", line360),
         DocSample("README.md:413", line413),
-        DocSample("README.md:549", line549),
+        DocSample("README.md:557", line557),
     ]
 }
