@@ -32,8 +32,7 @@ extension SoundFile {
         guard size > 0 else { return Data() }
         guard let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
               address != MAP_FAILED else { return try contents(of: url, operation: operation) }
-        // Huge pages where the kernel allows them: the read then faults a page in per 2 MB.
-        _ = madvise(address, size, MADV_HUGEPAGE)
+        HugePages.advise(address, count: size)
         var done = 0
         while done < size {
             let got = pread(fd, address + done, size - done, off_t(done))

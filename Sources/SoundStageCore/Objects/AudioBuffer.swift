@@ -94,9 +94,8 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
                         alBufferi(name, AL_UNPACK_BLOCK_ALIGNMENT_SOFT, ALint(alignment == 1 ? 0 : alignment))
                     }
                 }
-                try scope.call(operation, on: object) {
-                    samples.withUnsafeBytes { alBufferData(name, alFormat, $0.baseAddress, ALsizei($0.count), ALsizei(sampleRate)) }
-                }
+                try Self.upload(samples, as: alFormat, format, sampleRate: sampleRate, to: name, in: context,
+                                scope: scope, operation: operation, object: object)
             } catch {
                 // The name made for the failed upload goes; the upload's error is the one thrown.
                 do { try scope.call(operation, on: object) { alDeleteBuffers(1, &name) } } catch let deleteError { Log.report(deleteError) }

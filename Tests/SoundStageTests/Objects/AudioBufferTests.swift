@@ -73,4 +73,43 @@ struct AudioBufferTests {
         let f = Measure.peakFrequency(try fresh.render(frames: 16_384).channel(0), sampleRate: 48_000)
         #expect(abs(f - 750) < 3)
     }
+
+    /// From 4 MB up, linear PCM goes into OpenAL's storage through a map (huge pages), not
+    /// `alBufferData`: what plays must be the samples given, at the start, across the middle
+    /// (inside the huge pages) and at the very end (after the last whole one).
+    @Test("a big buffer (uploaded through a map) plays its own samples at its start, middle and end",
+          arguments: [SampleEncoding.int16, .float32, .uint8])
+    func bigBufferPlaysItsSamples(encoding: SampleEncoding) throws {
+        let rig = try LoopbackRig()
+        let frames = 48_000 * 100 + 37   // 100 s: 4.8 MB of 8-bit, 9.6 of 16, 19.2 of float
+        let middle = frames / 2 + 1_001, end = frames - 9_600
+        var values = [Float](repeating: 0, count: frames)
+        for k in 0..<9_600 {
+            values[middle + k] = 0.5 * sinf(2 * .pi * 2_000 * Float(k) / 48_000)
+            values[end + k] = 0.5 * sinf(2 * .pi * 1_000 * Float(k) / 48_000)
+        }
+        let bytes: [UInt8]
+        switch encoding {
+        case .int16: bytes = values.map { Int16($0 * 32_767) }.withUnsafeBytes { Array($0) }
+        case .uint8: bytes = values.map { UInt8(128 + Int($0 * 127)) }
+        default: bytes = values.withUnsafeBytes { Array($0) }
+        }
+        #expect(bytes.count >= 4 << 20)
+        let buffer = try AudioBuffer(context: rig.context, bytes: bytes, format: BufferFormat(encoding, .mono), sampleRate: 48_000, label: "big")
+        let source = try AudioSource(context: rig.context)
+        try source.setBuffer(buffer)
+        try source.set(.isRelative, to: true)
+        for (offset, frequency) in [(0, 0.0), (middle, 2_000.0), (end, 1_000.0)] {
+            try source.set(.sampleOffset, to: offset)
+            try source.play()
+            let heard = try rig.render(frames: 8_192, settle: 0).channel(0)
+            try source.stop()
+            if frequency == 0 {
+                #expect(heard.allSatisfy { abs($0) < 1e-3 }, "\(encoding): the silent start plays \(heard.map(abs).max() ?? 0)")
+            } else {
+                #expect(abs(Measure.peakFrequency(heard, sampleRate: 48_000) - frequency) < 10, "\(encoding) at frame \(offset)")
+                #expect(Measure.dB(Array(heard[1_024...])) > -20, "\(encoding) at frame \(offset): \(Measure.dB(heard)) dB")
+            }
+        }
+    }
 }
