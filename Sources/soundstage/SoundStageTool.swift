@@ -3,11 +3,11 @@ import Foundation
 import SoundStage
 
 @main
-struct SoundStageTool: ParsableCommand {
+struct SoundStageTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soundstage",
         abstract: "Inspect audio devices and sounds with SoundStage (OpenAL Soft).",
-        subcommands: [Devices.self, Info.self, Convert.self, Render.self, Play.self, Record.self, Latency.self, Session.self, Effects.self]
+        subcommands: [Devices.self, Info.self, Convert.self, Render.self, Play.self, Record.self, Latency.self, Session.self, Effects.self, Music.self]
     )
 }
 

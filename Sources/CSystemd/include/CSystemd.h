@@ -1,6 +1,6 @@
-// sd-bus (libsystemd), for the session's sleep watcher (logind's PrepareForSleep), opened
-// (dlopen) when a session first watches for sleep, not linked: a machine without libsystemd
-// plays without that watcher.
+// sd-bus (libsystemd), for the session's sleep watcher (logind's PrepareForSleep) and the
+// system music player (MPRIS on the session bus), opened (dlopen) when first needed, not
+// linked: a machine without libsystemd plays without them.
 #ifndef SOUNDSTAGE_CSYSTEMD_H
 #define SOUNDSTAGE_CSYSTEMD_H
 
@@ -30,7 +30,20 @@
     X(sd_bus_flush, flush) \
     X(sd_bus_close_unref, close_unref) \
     X(sd_bus_flush_close_unref, flush_close_unref) \
-    X(sd_bus_emit_signal, emit_signal)
+    X(sd_bus_emit_signal, emit_signal) \
+    X(sd_bus_open_user, open_user) \
+    X(sd_bus_message_new_method_call, message_new_method_call) \
+    X(sd_bus_message_append_basic, message_append_basic) \
+    X(sd_bus_message_open_container, message_open_container) \
+    X(sd_bus_message_close_container, message_close_container) \
+    X(sd_bus_message_enter_container, message_enter_container) \
+    X(sd_bus_message_exit_container, message_exit_container) \
+    X(sd_bus_message_peek_type, message_peek_type) \
+    X(sd_bus_message_skip, message_skip) \
+    X(sd_bus_message_get_sender, message_get_sender) \
+    X(sd_bus_message_get_error, message_get_error) \
+    X(sd_bus_message_unref, message_unref) \
+    X(sd_bus_call_async, call_async)
 
 /* libsystemd's functions: ss_systemd() (NULL when it cannot be loaded; ss_systemd_error() says why). */
 SS_LIBRARY_DECLARE(systemd, SS_SYSTEMD_FUNCTIONS)
@@ -53,6 +66,18 @@ static inline int ss_bus_emit_bool_signal(sd_bus *_Nullable bus, const char *_No
  * expects (the enum constant imports into Swift as an unrelated integer type). */
 static inline char ss_bus_type_boolean(void) {
     return (char)SD_BUS_TYPE_BOOLEAN;
+}
+
+/* The text of an error reply (sd_bus_message_get_error's name and message), or NULL. */
+static inline const char *_Nullable ss_bus_error_name(sd_bus_message *_Nonnull m) {
+    const struct ss_systemd *systemd = ss_systemd();
+    const sd_bus_error *error = systemd ? systemd->message_get_error(m) : NULL;
+    return error ? error->name : NULL;
+}
+static inline const char *_Nullable ss_bus_error_message(sd_bus_message *_Nonnull m) {
+    const struct ss_systemd *systemd = ss_systemd();
+    const sd_bus_error *error = systemd ? systemd->message_get_error(m) : NULL;
+    return error ? error->message : NULL;
 }
 
 #endif

@@ -68,6 +68,9 @@ extension SoundStageError {
         /// such as libFLAC, the first time they are needed); the reason names the feature,
         /// the library and the package that provides it.
         public static let libraryMissing = Code(rawValue: 0x5510)
+        /// The system music player could not do what was asked: no session bus, no MPRIS
+        /// player, or the player refused or did not answer in time; the reason says which.
+        public static let musicPlayerUnavailable = Code(rawValue: 0x5511)
 
         /// A readable name for the code.
         public var description: String {
@@ -98,6 +101,7 @@ extension SoundStageError {
             case .deviceLost: return "device lost"
             case .deviceClosed: return "device closed"
             case .libraryMissing: return "library missing"
+            case .musicPlayerUnavailable: return "music player unavailable"
             default: return "error 0x\(String(rawValue, radix: 16))"
             }
         }

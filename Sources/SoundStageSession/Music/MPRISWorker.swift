@@ -1,0 +1,413 @@
+import CSystemd
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import SoundStageCore
+
+/// The thread that talks MPRIS for a ``SystemMusicPlayer``: it owns the sd-bus connection to
+/// the session bus, finds the players (`ListNames`, then `GetAll` on each), follows them
+/// (`NameOwnerChanged`, `PropertiesChanged`, `Seeked`) and sends the commands the game asks
+/// for. Every call to a player is asynchronous and bounded by the player's answer timeout,
+/// so a player that hangs delays nothing but its own answer.
+///
+/// `@unchecked Sendable`: sd-bus objects are not thread-safe. After ``start(_:)`` spawns the
+/// thread only that thread touches the bus and the mutable fields here (`pending`, the
+/// discovery counters); other threads hand it work through `jobs`, under its lock, and wake
+/// it with the eventfd.
+final class MPRISWorker: @unchecked Sendable {
+    /// Work for the bus thread; called with nil when the thread stopped before it ran.
+    typealias Job = @Sendable (MPRISWorker?) -> Void
+
+    private let bus: OpaquePointer
+    private let wake: OwnedFD
+    private let timeout: UInt64
+    private weak var owner: SystemMusicPlayer?
+    private let jobs = LockedBox<(queue: [Job], stopping: Bool)>(([], false))
+    /// Calls awaiting their answer, kept alive until it comes (sd-bus holds them unretained).
+    private var pending: [ObjectIdentifier: PendingCall] = [:]
+    /// Players asked for their properties during the first look, not yet answered.
+    private var discovering = 0
+    private var listed = false
+    /// When the playing players' positions are read next (monotonic microseconds).
+    private var nextPositionRead: UInt64 = 0
+    /// How often they are read: 0.5 s.
+    static let positionReadInterval: UInt64 = 500_000
+
+    private init(bus: OpaquePointer, wake: OwnedFD, timeout: UInt64, owner: SystemMusicPlayer) {
+        self.bus = bus
+        self.wake = wake
+        self.timeout = timeout
+        self.owner = owner
+    }
+
+    /// Connects (to `address`, or the user's session bus) and starts the thread; the players
+    /// are found on it. Throws the reason there is no bus.
+    static func start(address: String?, timeout: Duration, owner: SystemMusicPlayer) throws(SoundStageError) -> (MPRISWorker, WorkerThread) {
+        func failure(_ reason: String) -> SoundStageError {
+            SoundStageError(.musicPlayerUnavailable, operation: "SystemMusicPlayer", object: address ?? "the session bus", reason: reason)
+        }
+        guard ss_systemd() != nil else { throw failure(OptionalLibrary.systemd.missing(ss_systemd_error())) }
+        var raw: OpaquePointer?
+        if let address {
+            guard libsystemd.new_bus(&raw) >= 0, let made = raw else { throw failure("sd_bus_new failed") }
+            let r1 = libsystemd.set_address(made, address), r2 = libsystemd.set_bus_client(made, 1)
+            let r3 = r1 >= 0 && r2 >= 0 ? libsystemd.start(made) : min(r1, r2)
+            guard r3 >= 0 else {
+                _ = libsystemd.close_unref(made)
+                throw failure("cannot connect (\(errnoDescription(-r3)))")
+            }
+        } else {
+            let r = libsystemd.open_user(&raw)
+            guard r >= 0, raw != nil else { throw failure("no session bus (\(errnoDescription(-r)))") }
+        }
+        guard let bus = raw else { throw failure("no session bus") }
+        let fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard fd >= 0 else {
+            _ = libsystemd.close_unref(bus)
+            throw failure("eventfd failed (\(errnoDescription(errno)))")
+        }
+        let micros = UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
+        let worker = MPRISWorker(bus: bus, wake: OwnedFD(fd), timeout: max(1_000, micros), owner: owner)
+        do {
+            let thread = try WorkerThread.spawn { worker.run() }
+            return (worker, thread)
+        } catch {
+            _ = libsystemd.close_unref(bus)
+            throw failure("pthread_create failed (\(errnoDescription(error.code)))")
+        }
+    }
+
+    /// Runs `job` on the bus thread (or with nil at once when the thread has stopped).
+    func submit(_ job: @escaping Job) {
+        let stopped = jobs.withLock { j -> Bool in
+            if j.stopping { return true }
+            j.queue.append(job)
+            return false
+        }
+        if stopped { job(nil); return }
+        var one: UInt64 = 1
+        _ = write(wake.fd, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Asks the thread to stop; it closes the bus and the jobs left get nil.
+    func requestStop() {
+        jobs.withLock { $0.stopping = true }
+        var one: UInt64 = 1
+        _ = write(wake.fd, &one, MemoryLayout<UInt64>.size)
+    }
+
+    // MARK: - The thread
+
+    private func run() {
+        defer { shutDown() }
+        guard subscribe() else { return }
+        call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ListNames") { [self] reply in
+            listed = true
+            switch reply {
+            case .answered(let reader, _):
+                for name in reader.strings() ?? [] where name.hasPrefix(MusicPlayerInfo.prefix) {
+                    discovering += 1
+                    discover(name, first: true)
+                }
+                finishDiscoveryIfDone()
+            case .failed(let reason, _):
+                owner?.connectionEnded("the session bus did not list its names (\(reason))")
+            }
+        }
+        while true {
+            var r: Int32
+            repeat { r = libsystemd.process(bus, nil) } while r > 0
+            if r < 0 {
+                owner?.connectionEnded("the session bus connection was lost (\(errnoDescription(-r)))")
+                return
+            }
+            let (work, stopping) = jobs.withLock { j -> ([Job], Bool) in
+                defer { j.queue.removeAll() }
+                return (j.queue, j.stopping)
+            }
+            if stopping {
+                for job in work { job(nil) }
+                return
+            }
+            for job in work { job(self) }
+            if !work.isEmpty { continue }   // the jobs may have queued messages: process them first
+
+            // Players do not announce their position as it moves: it is read again now and
+            // then while they play, so that a player late to start (or slowed) is followed.
+            let now = monotonicMicroseconds()
+            if now >= nextPositionRead {
+                for name in owner?.playingPlayers() ?? [] { refreshPosition(name) }
+                nextPositionRead = now + Self.positionReadInterval
+                continue
+            }
+            let fd = libsystemd.get_fd(bus), events = libsystemd.get_events(bus)
+            var deadline: UInt64 = 0
+            guard fd >= 0, events >= 0, libsystemd.get_timeout(bus, &deadline) >= 0 else {
+                owner?.connectionEnded("the session bus connection was lost")
+                return
+            }
+            deadline = min(deadline, nextPositionRead)
+            var fds = [pollfd(fd: fd, events: Int16(truncatingIfNeeded: events), revents: 0),
+                       pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 2, Self.pollTimeout(deadline))
+            if fds[1].revents != 0 {
+                var count: UInt64 = 0
+                _ = read(wake.fd, &count, MemoryLayout<UInt64>.size)
+            }
+        }
+    }
+
+    private func shutDown() {
+        let left = jobs.withLock { j -> [Job] in
+            j.stopping = true
+            defer { j.queue.removeAll() }
+            return j.queue
+        }
+        for job in left { job(nil) }
+        _ = libsystemd.flush_close_unref(bus)
+        // The bus (and the slots of the calls still out) is gone: nothing calls back now.
+        pending.removeAll()
+    }
+
+    private static func pollTimeout(_ deadline: UInt64) -> Int32 {
+        if deadline == UInt64.max { return -1 }
+        let now = monotonicMicroseconds()
+        if deadline <= now { return 0 }
+        return Int32(min((deadline - now + 999) / 1000, UInt64(Int32.max)))
+    }
+
+    // MARK: - Signals
+
+    /// Matches the three signals the players are followed by. sd-bus calls back on this
+    /// thread with `self` unretained: the bus, and with it the matches, are closed in
+    /// ``shutDown()`` before the thread lets go of the worker.
+    private func subscribe() -> Bool {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let matches: [(String?, String, String, String, sd_bus_message_handler_t)] = [
+            ("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameOwnerChanged", { m, ud, _ in
+                guard let m, let ud else { return 0 }
+                Unmanaged<MPRISWorker>.fromOpaque(ud).takeUnretainedValue().nameOwnerChanged(BusReader(message: m))
+                return 0
+            }),
+            (nil, "/org/mpris/MediaPlayer2", "org.freedesktop.DBus.Properties", "PropertiesChanged", { m, ud, _ in
+                guard let m, let ud else { return 0 }
+                Unmanaged<MPRISWorker>.fromOpaque(ud).takeUnretainedValue().propertiesChanged(BusReader(message: m))
+                return 0
+            }),
+            (nil, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "Seeked", { m, ud, _ in
+                guard let m, let ud else { return 0 }
+                Unmanaged<MPRISWorker>.fromOpaque(ud).takeUnretainedValue().seeked(BusReader(message: m))
+                return 0
+            }),
+        ]
+        for (sender, path, interface, member, handler) in matches {
+            let r = libsystemd.match_signal_async(bus, nil, sender, path, interface, member, handler, nil, me)
+            if r < 0 {
+                owner?.connectionEnded("the session bus refused to send \(member) (\(errnoDescription(-r)))")
+                return false
+            }
+        }
+        return true
+    }
+
+    private func nameOwnerChanged(_ reader: BusReader) {
+        guard let name = reader.string(), name.hasPrefix(MusicPlayerInfo.prefix),
+              reader.string() != nil, let newOwner = reader.string() else { return }
+        if newOwner.isEmpty {
+            owner?.playerVanished(name)
+        } else {
+            owner?.playerOwned(name, unique: newOwner)
+            discover(name, first: false)
+        }
+    }
+
+    private func propertiesChanged(_ reader: BusReader) {
+        guard let sender = libsystemd.message_get_sender(reader.message).map({ String(cString: $0) }),
+              let interface = reader.string(), let changed = reader.properties() else { return }
+        let invalidated = reader.strings() ?? []
+        guard let name = owner?.playerName(unique: sender) else { return }
+        switch interface {
+        case "org.mpris.MediaPlayer2.Player":
+            let refresh = owner?.playerChanged(name, player: changed) ?? false
+            if refresh || !invalidated.isEmpty { discover(name, first: false) }
+            else if changed["PlaybackStatus"] != nil { refreshPosition(name) }
+        case "org.mpris.MediaPlayer2":
+            owner?.playerChanged(name, root: changed)
+        default: break
+        }
+    }
+
+    private func seeked(_ reader: BusReader) {
+        guard let sender = libsystemd.message_get_sender(reader.message).map({ String(cString: $0) }),
+              let name = owner?.playerName(unique: sender) else { return }
+        var position: Int64 = 0
+        guard libsystemd.message_read_basic(reader.message, CChar(UInt8(ascii: "x")), &position) > 0 else { return }
+        owner?.playerSeeked(name, microseconds: position)
+    }
+
+    // MARK: - Asking the players
+
+    /// Asks player `name` for everything (`GetAll` on both its interfaces); `first`: part of
+    /// the first look, which ends when every player answered or timed out.
+    private func discover(_ name: String, first: Bool) {
+        // Its connection's name, from the bus itself: a player that does not answer is known
+        // by it all the same, so its signals are recognised when it comes back.
+        call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetNameOwner",
+             append: { m in libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), name) }) { [self] reply in
+            if case .answered(let reader, _) = reply, let unique = reader.string() { owner?.playerOwned(name, unique: unique) }
+        }
+        getAll(name, "org.mpris.MediaPlayer2") { [self] reply in
+            if case .answered(let reader, _) = reply, let map = reader.properties() { owner?.playerChanged(name, root: map) }
+        }
+        getAll(name, "org.mpris.MediaPlayer2.Player") { [self] reply in
+            switch reply {
+            case .answered(let reader, let sender):
+                owner?.playerAnswered(name, unique: sender, properties: reader.properties() ?? [:])
+            case .failed(_, let timedOut):
+                owner?.playerFailed(name, notAnswering: timedOut)
+            }
+            if first {
+                discovering -= 1
+                finishDiscoveryIfDone()
+            }
+        }
+    }
+
+    private func finishDiscoveryIfDone() {
+        if listed, discovering == 0 { owner?.discoveryFinished() }
+    }
+
+    private func getAll(_ name: String, _ interface: String, then: @escaping (Reply) -> Void) {
+        call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+             append: { m in libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), interface) }, then: then)
+    }
+
+    /// Reads player `name`'s position again (players do not announce it as it moves).
+    private func refreshPosition(_ name: String) {
+        call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties", member: "Get",
+             append: { m in
+                let r = libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), "org.mpris.MediaPlayer2.Player")
+                return r < 0 ? r : libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), "Position")
+             }) { [self] reply in
+            if case .answered(let reader, _) = reply, let position = reader.variant()?.int {
+                owner?.playerSeeked(name, microseconds: position, announce: false)
+            }
+        }
+    }
+
+    /// Sends `command` to player `name`; `done` gets nil once it answered, else the reason.
+    func send(_ command: MusicCommand, to name: String, trackID: String?, position: TimeInterval, done: @escaping (Reply) -> Void) {
+        let player = "org.mpris.MediaPlayer2.Player"
+        func method(_ member: String, append: @escaping (OpaquePointer) -> Int32 = { _ in 0 }) {
+            call(destination: name, path: "/org/mpris/MediaPlayer2", interface: player, member: member, append: append, then: done)
+        }
+        func set(_ property: String, _ type: Character, _ write: @escaping (OpaquePointer) -> Int32) {
+            call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties", member: "Set",
+                 append: { m in
+                    let s = CChar(UInt8(ascii: "s")), v = CChar(UInt8(ascii: "v"))
+                    var r = libsystemd.message_append_basic(m, s, player)
+                    if r >= 0 { r = libsystemd.message_append_basic(m, s, property) }
+                    if r >= 0 { r = libsystemd.message_open_container(m, v, String(type)) }
+                    if r >= 0 { r = write(m) }
+                    return r >= 0 ? libsystemd.message_close_container(m) : r
+                 }, then: done)
+        }
+        switch command {
+        case .play: method("Play")
+        case .pause: method("Pause")
+        case .togglePlayPause: method("PlayPause")
+        case .stop: method("Stop")
+        case .skipToNextItem: method("Next")
+        case .skipToPreviousItem: method("Previous")
+        case .seek(let seconds):
+            let target = Int64((seconds * 1_000_000).rounded())
+            if let trackID {
+                method("SetPosition") { m in
+                    var r = libsystemd.message_append_basic(m, CChar(UInt8(ascii: "o")), trackID)
+                    var at = target
+                    if r >= 0 { r = libsystemd.message_append_basic(m, CChar(UInt8(ascii: "x")), &at) }
+                    return r
+                }
+            } else {
+                method("Seek") { m in
+                    var offset = target - Int64((position * 1_000_000).rounded())
+                    return libsystemd.message_append_basic(m, CChar(UInt8(ascii: "x")), &offset)
+                }
+            }
+        case .setVolume(let volume):
+            set("Volume", "d") { m in
+                var v = volume
+                return libsystemd.message_append_basic(m, CChar(UInt8(ascii: "d")), &v)
+            }
+        case .setShuffleMode(let mode):
+            set("Shuffle", "b") { m in
+                var b: Int32 = mode == .songs ? 1 : 0
+                return libsystemd.message_append_basic(m, CChar(UInt8(ascii: "b")), &b)
+            }
+        case .setRepeatMode(let mode):
+            set("LoopStatus", "s") { m in libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), mode.mpris) }
+        }
+    }
+
+    /// A reply: its arguments to read and who sent it, or why there is none.
+    enum Reply {
+        case answered(BusReader, sender: String?)
+        case failed(reason: String, timedOut: Bool)
+    }
+
+    /// A method call whose answer `then` gets on this thread, within the timeout.
+    private func call(destination: String, path: String, interface: String, member: String,
+                      append: (OpaquePointer) -> Int32 = { _ in 0 }, then: @escaping (Reply) -> Void) {
+        var raw: OpaquePointer?
+        var r = libsystemd.message_new_method_call(bus, &raw, destination, path, interface, member)
+        guard r >= 0, let message = raw else {
+            then(.failed(reason: "cannot make the call \(member) (\(errnoDescription(-r)))", timedOut: false))
+            return
+        }
+        defer { _ = libsystemd.message_unref(message) }
+        r = append(message)
+        guard r >= 0 else {
+            then(.failed(reason: "cannot write the arguments of \(member) (\(errnoDescription(-r)))", timedOut: false))
+            return
+        }
+        let call = PendingCall(then)
+        pending[ObjectIdentifier(call)] = call
+        r = libsystemd.call_async(bus, nil, message, { reply, ud, _ in
+            guard let ud else { return 0 }
+            // Kept alive through the call: completing it drops the worker's reference.
+            let call = Unmanaged<PendingCall>.fromOpaque(ud).takeUnretainedValue()
+            withExtendedLifetime(call) { call.complete(reply) }
+            return 0
+        }, Unmanaged.passUnretained(call).toOpaque(), timeout)
+        guard r >= 0 else {
+            pending[ObjectIdentifier(call)] = nil
+            then(.failed(reason: "cannot send \(member) (\(errnoDescription(-r)))", timedOut: false))
+            return
+        }
+        call.finished = { [unowned self, unowned call] in pending[ObjectIdentifier(call)] = nil }
+    }
+
+    /// One call out: what to do with its answer.
+    private final class PendingCall {
+        let then: (Reply) -> Void
+        var finished: (() -> Void)?
+        init(_ then: @escaping (Reply) -> Void) { self.then = then }
+
+        func complete(_ reply: OpaquePointer?) {
+            defer { finished?() }
+            guard let reply else { return then(.failed(reason: "no reply", timedOut: false)) }
+            if libsystemd.message_is_method_error(reply, nil) != 0 {
+                let errno = libsystemd.message_get_errno(reply)
+                let name = ss_bus_error_name(reply).map { String(cString: $0) } ?? "error"
+                let text = ss_bus_error_message(reply).map { String(cString: $0) }
+                let timedOut = errno == ETIMEDOUT || name == "org.freedesktop.DBus.Error.NoReply" || name == "org.freedesktop.DBus.Error.Timeout"
+                let reason = timedOut ? "no answer in time" : "\(name)" + (text.map { ": \($0)" } ?? "")
+                return then(.failed(reason: reason, timedOut: timedOut))
+            }
+            then(.answered(BusReader(message: reply), sender: libsystemd.message_get_sender(reply).map { String(cString: $0) }))
+        }
+    }
+}
