@@ -4,7 +4,7 @@ import SoundStageCore
 /// Everything about the players that changes, in one locked box.
 struct MusicState {
     /// One player on the bus.
-    struct Player {
+    struct Tracked {
         var info: MusicPlayerInfo
         /// Its unique connection name (`:1.42`), which its signals come from.
         var unique: String?
@@ -15,10 +15,10 @@ struct MusicState {
     }
 
     var availability = SystemMusicPlayer.Availability.connecting
-    var players: [String: Player] = [:]
+    var players: [String: Tracked] = [:]
     /// The bus name of the player in charge.
     var current: String?
-    /// Counts the starts of play, for ``Player/startedPlaying``.
+    /// Counts the starts of play, for ``Tracked/startedPlaying``.
     var starts: UInt64 = 0
     weak var delegate: (any SystemMusicPlayerDelegate)?
     var subscribers = EventSubscribers<MusicPlayerEvent>()
@@ -36,7 +36,7 @@ struct MusicState {
     /// Works out the player in charge again; returns the event when it changed.
     mutating func chooseCurrent() -> MusicPlayerEvent? {
         let answering = players.values.filter(\.answering)
-        func standing(_ p: Player) -> (UInt64, Int) {
+        func standing(_ p: Tracked) -> (UInt64, Int) {
             (p.startedPlaying, p.info.playbackState == .playing ? 2 : p.info.playbackState == .paused ? 1 : 0)
         }
         let best = answering.max { a, b in
@@ -86,16 +86,16 @@ extension SystemMusicPlayer {
         state.withLockedValue { s in s.players.first { $0.value.unique == unique }?.key }
     }
 
-    /// Player `name` has the connection `unique` (it just came onto the bus).
+    /// The player `name` has the connection `unique` (it just came onto the bus).
     func playerOwned(_ name: String, unique: String) {
         let events = state.withLockedValue { s -> [MusicPlayerEvent] in
             guard let known = s.players[name], let was = known.unique, was != unique else {
                 // New, or known by its bus name only until now.
-                s.players[name, default: MusicState.Player(info: MusicPlayerInfo(busName: name))].unique = unique
+                s.players[name, default: MusicState.Tracked(info: MusicPlayerInfo(busName: name))].unique = unique
                 return []
             }
             // Another process took the name: the one before is gone.
-            s.players[name] = MusicState.Player(info: MusicPlayerInfo(busName: name), unique: unique)
+            s.players[name] = MusicState.Tracked(info: MusicPlayerInfo(busName: name), unique: unique)
             var events: [MusicPlayerEvent] = known.answering ? [.playerVanished(busName: name)] : []
             if let changed = s.chooseCurrent() { events.append(changed) }
             return events
@@ -103,7 +103,7 @@ extension SystemMusicPlayer {
         post(events)
     }
 
-    /// Player `name` left the bus.
+    /// The player `name` left the bus.
     func playerVanished(_ name: String) {
         let events = state.withLockedValue { s -> [MusicPlayerEvent] in
             guard let gone = s.players.removeValue(forKey: name) else { return [] }
@@ -114,10 +114,10 @@ extension SystemMusicPlayer {
         post(events)
     }
 
-    /// Player `name` answered `GetAll`: everything it plays.
+    /// The player `name` answered `GetAll`: everything it plays.
     func playerAnswered(_ name: String, unique: String?, properties: [String: BusValue]) {
         let events = state.withLockedValue { s -> [MusicPlayerEvent] in
-            var player = s.players[name] ?? MusicState.Player(info: MusicPlayerInfo(busName: name))
+            var player = s.players[name] ?? MusicState.Tracked(info: MusicPlayerInfo(busName: name))
             if let unique { player.unique = unique }
             let was = player
             player.info.update(player: properties)
@@ -134,12 +134,12 @@ extension SystemMusicPlayer {
         post(events)
     }
 
-    /// Player `name` did not answer `GetAll` (in time: `notAnswering`).
+    /// The player `name` did not answer `GetAll` (in time: `notAnswering`).
     func playerFailed(_ name: String, notAnswering: Bool) {
         let events = state.withLockedValue { s -> [MusicPlayerEvent] in
             guard var player = s.players[name] else {
                 // Asked during the first look, before any signal named it.
-                s.players[name] = MusicState.Player(info: MusicPlayerInfo(busName: name))
+                s.players[name] = MusicState.Tracked(info: MusicPlayerInfo(busName: name))
                 return notAnswering ? [.playerNotAnswering(busName: name)] : []
             }
             let was = player.answering
@@ -153,7 +153,7 @@ extension SystemMusicPlayer {
         post(events)
     }
 
-    /// Player `name` announced changes of its player interface. Returns whether it should be
+    /// The player `name` announced changes of its player interface. Returns whether it should be
     /// asked for everything again (it was not answering: this is the first sign of life).
     @discardableResult
     func playerChanged(_ name: String, player changed: [String: BusValue]) -> Bool {
@@ -176,12 +176,12 @@ extension SystemMusicPlayer {
         return askAgain
     }
 
-    /// Player `name` announced changes of its root interface (its identity).
+    /// The player `name` announced changes of its root interface (its identity).
     func playerChanged(_ name: String, root changed: [String: BusValue]) {
         state.withLockedValue { s in s.players[name]?.info.update(root: changed) }
     }
 
-    /// Player `name` is at `microseconds`: it jumped there (`announce`), or was asked.
+    /// The player `name` is at `microseconds`: it jumped there (`announce`), or was asked.
     func playerSeeked(_ name: String, microseconds: Int64, announce: Bool = true) {
         let events = state.withLockedValue { s -> [MusicPlayerEvent] in
             guard s.players[name] != nil else { return [] }

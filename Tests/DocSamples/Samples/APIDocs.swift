@@ -68,6 +68,17 @@ extension APIDocsSamples {
         _ = (session)   // the values the sample shows
     }
 
+    /// Sources/SoundStageSession/Music/SystemMusicPlayer.swift:8
+    static func systemMusicPlayer8() async throws {
+        let music = SystemMusicPlayer.shared
+        if case .available = await music.ready() {
+            print(music.nowPlayingItem?.title ?? "nothing playing")
+            music.pause()
+        }
+        for await event in music.events() { print(event) }   // players, states, items
+        _ = (music)   // the values the sample shows
+    }
+
     /// Sources/SoundStageRecording/CaptureStream.swift:9
     static func captureStream9() async throws {
         let stream = try CaptureStream(format: RenderFormat(sampleRate: 16_000, channels: .mono))
@@ -147,6 +158,7 @@ extension APIDocsSamples {
         DocSample("Sources/SoundStageCore/Properties/Property.swift:9", property9),
         DocSample("Sources/SoundStageCore/Properties/UpdateBatch.swift:41", updateBatch41),
         DocSample("Sources/SoundStageSession/AudioSession.swift:8", audioSession8),
+        DocSample("Sources/SoundStageSession/Music/SystemMusicPlayer.swift:8", systemMusicPlayer8),
         DocSample("Sources/SoundStageRecording/CaptureStream.swift:9", captureStream9),
         DocSample("Sources/SoundStageRecording/Recorder.swift:8", recorder8),
         DocSample("Sources/SoundStageEngine/AudioEngine+Voices.swift:7", audioEngineVoices7),
