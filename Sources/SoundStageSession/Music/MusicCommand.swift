@@ -2,17 +2,25 @@ import Foundation
 
 /// Something ``SystemMusicPlayer`` asks a player to do.
 public enum MusicCommand: Sendable, Hashable, CustomStringConvertible {
+    /// Start or go on playing (MPRIS `Play`).
     case play
+    /// Pause (`Pause`).
     case pause
+    /// Play if paused, pause if playing (`PlayPause`).
     case togglePlayPause
+    /// Stop (`Stop`).
     case stop
+    /// Go to the next item (`Next`).
     case skipToNextItem
+    /// Go to the previous item (`Previous`).
     case skipToPreviousItem
     /// Jump to a position in seconds in the item playing (MPRIS `SetPosition`).
     case seek(to: TimeInterval)
     /// Set the player's own volume, 0...1.
     case setVolume(Double)
+    /// Shuffle or not (MPRIS `Shuffle`).
     case setShuffleMode(MusicShuffleMode)
+    /// Repeat the item, the list or nothing (MPRIS `LoopStatus`).
     case setRepeatMode(MusicRepeatMode)
 
     /// e.g. `play`, `seek(to: 12.0)`.

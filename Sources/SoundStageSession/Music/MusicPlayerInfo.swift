@@ -4,12 +4,19 @@ import Foundation
 public struct MusicPlayerInfo: Sendable, Equatable, CustomStringConvertible {
     /// What a player says it can do (MPRIS `CanPlay`, `CanPause`, ...).
     public struct Capabilities: OptionSet, Sendable, Hashable {
+        /// The bits.
         public let rawValue: Int
+        /// Capabilities from their bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// It can start playing (`CanPlay`).
         public static let play = Capabilities(rawValue: 1)
+        /// It can pause (`CanPause`).
         public static let pause = Capabilities(rawValue: 2)
+        /// It has a next item (`CanGoNext`).
         public static let next = Capabilities(rawValue: 4)
+        /// It has a previous item (`CanGoPrevious`).
         public static let previous = Capabilities(rawValue: 8)
+        /// It can jump within the item (`CanSeek`).
         public static let seek = Capabilities(rawValue: 16)
         /// Whether it takes commands at all (`CanControl`).
         public static let control = Capabilities(rawValue: 32)
@@ -20,13 +27,17 @@ public struct MusicPlayerInfo: Sendable, Equatable, CustomStringConvertible {
     /// Its name for people (MPRIS `Identity`, e.g. `mpv`; the bus name's last part when it
     /// gives none).
     public var identity: String
+    /// Whether it plays.
     public var playbackState: MusicPlaybackState
     /// What it plays; nil when nothing is loaded.
     public var nowPlayingItem: MusicItem?
     /// Its volume, 0...1 (MPRIS `Volume`); nil when it has none.
     public var volume: Double?
+    /// Whether it shuffles; nil when it does not say.
     public var shuffleMode: MusicShuffleMode?
+    /// What it repeats; nil when it does not say.
     public var repeatMode: MusicRepeatMode?
+    /// What it says it can do.
     public var capabilities: Capabilities
     /// The playback rate (MPRIS `Rate`, 1 when it gives none).
     public var rate: Double

@@ -1,6 +1,8 @@
 /// Whether a music player shuffles, after `MPMusicShuffleMode` (MPRIS `Shuffle`).
 public enum MusicShuffleMode: String, Sendable, Hashable, CustomStringConvertible {
+    /// Items play in their order.
     case off
+    /// Items play in an order of the player's choosing.
     case songs
 
     /// `off` or `songs`.
@@ -10,8 +12,11 @@ public enum MusicShuffleMode: String, Sendable, Hashable, CustomStringConvertibl
 /// What a music player repeats, after `MPMusicRepeatMode` (MPRIS `LoopStatus`: `None`,
 /// `Track`, `Playlist`).
 public enum MusicRepeatMode: String, Sendable, Hashable, CustomStringConvertible {
+    /// Nothing repeats.
     case none
+    /// The item repeats.
     case one
+    /// The whole list repeats.
     case all
 
     init?(mpris: String) {

@@ -41,6 +41,7 @@ public final class SystemMusicPlayer: Sendable {
         /// No session bus, no libsystemd, or the connection was lost; the reason says which.
         case unavailable(reason: String)
 
+        /// `connecting`, `available` or `unavailable (the reason)`.
         public var description: String {
             switch self {
             case .connecting: "connecting"

@@ -10,5 +10,6 @@ let allSamples: [DocSample] = READMESamples.samples
     + StreamingSamples.samples
     + TestingYourGamesAudioOfflineSamples.samples
     + TheAudioSessionOnLinuxSamples.samples
+    + TheUsersMusicSamples.samples
     + VoicesAndBusesSamples.samples
     + APIDocsSamples.samples

@@ -131,8 +131,18 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:557
-    static func line557() async throws {
+    /// README.md:558
+    static func line558() async throws {
+        let music = SystemMusicPlayer.shared
+        if case .available = await music.ready() {       // bounded: a player that hangs is skipped
+            print(music.nowPlayingItem?.description ?? "nothing playing")   // Title — Artist (Album)
+            music.pause()                                 // returns at once; see music.events()
+        }
+        _ = (music)   // the values the sample shows
+    }
+
+    /// README.md:594
+    static func line594() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -151,6 +161,7 @@ extension READMESamples {
         DocSample("README.md:341", line341),
         DocSample("README.md:360", line360),
         DocSample("README.md:413", line413),
-        DocSample("README.md:557", line557),
+        DocSample("README.md:558", line558),
+        DocSample("README.md:594", line594),
     ]
 }
