@@ -11,8 +11,9 @@ enum Interactive {
     static func run(_ options: Options) throws {
         guard isatty(0) == 1, isatty(1) == 1 else { throw CursesTerminal.NotATerminal() }
         let assets = try Assets.find(options.assets)
-        // Sound that is the point of the app: calls interrupt it, a lost output pauses it.
-        try AudioSession.shared.setCategory(.playback)
+        // Sound that is the point of the app: calls interrupt it, a lost output pauses it. The
+        // drums play over the user's own music, so the desktop's player is left playing.
+        try AudioSession.shared.setCategory(.playback, options: .mixWithOthers)
         // The session's delegate before the engine joins it: what the session says as it starts
         // watching (no system bus here, say) comes then, and would otherwise be missed.
         let inbox = Inbox()

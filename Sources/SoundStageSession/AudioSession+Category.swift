@@ -2,9 +2,14 @@ import SoundStageCore
 
 extension AudioSession {
     /// How the game's sound behaves beside other applications and the system, after
-    /// `AVAudioSession.Category`. On Linux every stream mixes at the sound server:
-    /// SoundStage cannot silence other applications, and their sound does not silence
-    /// SoundStage. The categories differ in what SoundStage reacts to:
+    /// `AVAudioSession.Category`. On Linux every stream mixes at the sound server, so what a
+    /// category does to other applications SoundStage does through them: when the session
+    /// becomes active (it is active and a real-time engine has joined), every category but
+    /// ``ambient`` pauses the desktop's music players that are playing (MPRIS, through
+    /// ``AudioSession/systemMusicPlayer``), unless ``CategoryOptions/mixWithOthers`` is set,
+    /// and resumes them when it becomes inactive (deactivated, or its last engine shut down):
+    /// only those it paused, and only those nobody touched since. The categories also differ
+    /// in what SoundStage reacts to:
     ///
     /// | category | calls interrupt | Ctrl-Z and sleep interrupt | follows the default output | music pauses when its device goes |
     /// |---|---|---|---|---|
@@ -41,7 +46,27 @@ extension AudioSession {
         /// away (Apple's rule for unplugged headphones).
         public var pausesWhenOutputLost: Bool { self != .ambient }
 
+        /// Whether the category, without options, pauses other applications' music when the
+        /// session becomes active (every one but ``ambient``, as on iOS).
+        public var interruptsOthers: Bool { self != .ambient }
+
         /// The name, e.g. `soloAmbient`.
         public var description: String { rawValue }
+    }
+
+    /// How the game's sound goes along with other applications', after
+    /// `AVAudioSession.CategoryOptions`.
+    public struct CategoryOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
+        /// The bits.
+        public let rawValue: Int
+        /// Options from their bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Other applications' music plays on beside the game's sound (as under ``Category/ambient``).
+        public static let mixWithOthers = CategoryOptions(rawValue: 1)
+
+        /// e.g. `[mixWithOthers]`.
+        public var description: String {
+            "[" + [(Self.mixWithOthers, "mixWithOthers")].filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
+        }
     }
 }

@@ -52,17 +52,30 @@ public final class AudioSession: Sendable {
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` for a category that
     ///   cannot record while a recorder records (as `AVAudioSession.setCategory` fails).
     public func setCategory(_ category: Category) throws {
+        try setCategory(category, options: [])
+    }
+
+    /// Sets the category and its options (see ``CategoryOptions``); both apply from now on.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` for a category that
+    ///   cannot record while a recorder records.
+    public func setCategory(_ category: Category, options: CategoryOptions) throws {
         if !category.canRecord, members.contains(where: \.isRecordingForSession) {
             throw SoundStageError(.invalidState, operation: "AudioSession.setCategory(\(category))", object: "audio session \(name)",
                                   reason: "a recorder is recording, and \(category) cannot record; stop it first")
         }
         let members = state.withLockedValue { s -> [any SessionMember] in
+            s.options = options
             guard s.category != category else { return [] }
             s.category = category
             return s.liveMembers
         }
         for member in members { member.sessionCategoryChanged(category) }
+        reconsiderOtherMusic()
     }
+
+    /// The category's options; none until set.
+    public var categoryOptions: CategoryOptions { state.withLockedValue { $0.options } }
 
     /// Whether the session is active: engines play. Deactivated, every engine's device is
     /// paused and its context suspended, players keeping their state.
@@ -80,6 +93,7 @@ public final class AudioSession: Sendable {
         guard let members else { return }
         for member in members { member.sessionActivated(active) }
         post(.activeChanged(active))
+        reconsiderOtherMusic()
     }
 
     // MARK: - Interruptions
@@ -112,6 +126,7 @@ public final class AudioSession: Sendable {
         guard let members else { return }
         for member in members { member.sessionInterruptionBegan() }
         post(.interruptionBegan(reason))
+        pauseOtherMusicForInterruption()
     }
 
     /// Ends the interruption for `reason`; the last of overlapping ones restarts the output
@@ -129,6 +144,7 @@ public final class AudioSession: Sendable {
         guard let (members, resume) = ending else { return }
         for member in members { member.sessionInterruptionEnded(shouldResume: resume) }
         post(.interruptionEnded(shouldResume: resume))
+        endOtherMusicInterruption(resume: resume)
     }
 
     // MARK: - Members
@@ -149,11 +165,13 @@ public final class AudioSession: Sendable {
         member.sessionCategoryChanged(category)
         if !active { member.sessionActivated(false) }
         if interrupted { member.sessionInterruptionBegan() }
+        if member.watchesSystem { reconsiderOtherMusic() }
     }
 
     /// A member leaves (an engine shut down): the session tells it nothing more.
     package func leave(_ member: any SessionMember) {
         state.withLockedValue { s in s.members.removeAll { $0.member == nil || $0.member === member } }
+        reconsiderOtherMusic()
     }
 
     /// The engines that joined and are alive.
@@ -186,6 +204,9 @@ public final class AudioSession: Sendable {
 /// Everything about a session that changes, in one locked box.
 struct SessionState {
     var category = AudioSession.Category.soloAmbient
+    var options: AudioSession.CategoryOptions = []
+    /// The music players of other applications the session paused.
+    var otherMusic = OtherMusicState()
     var isActive = true
     var interruptions: Set<InterruptionReason> = []
     /// Whether every interruption under way ended (so far) saying the players may resume.

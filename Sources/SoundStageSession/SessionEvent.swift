@@ -50,6 +50,12 @@ public enum SessionEvent: Sendable, CustomStringConvertible {
     /// A source of events cannot be watched here (no system bus, no sound server library):
     /// what it is and why.
     case watcherUnavailable(String, reason: String)
+    /// The session paused these music players (bus names) of other applications: its
+    /// category does not mix with others and it became active, or an interruption began
+    /// (see ``AudioSession/CategoryOptions``).
+    case otherMusicPaused([String])
+    /// The session resumed these music players it had paused, which nobody had touched since.
+    case otherMusicResumed([String])
 
     /// A one-line description.
     public var description: String {
@@ -67,6 +73,8 @@ public enum SessionEvent: Sendable, CustomStringConvertible {
         case .outputAdded(let name): return "outputAdded(\(name))"
         case .outputRemoved(let name): return "outputRemoved(\(name))"
         case .watcherUnavailable(let what, let reason): return "watcherUnavailable(\(what): \(reason))"
+        case .otherMusicPaused(let players): return "otherMusicPaused(\(players.joined(separator: ", ")))"
+        case .otherMusicResumed(let players): return "otherMusicResumed(\(players.joined(separator: ", ")))"
         }
     }
 }

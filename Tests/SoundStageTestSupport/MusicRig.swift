@@ -59,7 +59,8 @@ package final class MusicRig: Sendable {
     }
 
     /// Starts mpv playing `files` to the sink `music` (the list looped), with its MPRIS
-    /// plugin; waits until playerctl sees one more player than before. Returns it and its
+    /// plugin; waits until playerctl sees one more player than before, with its first file
+    /// open (its length known). Returns it and its
     /// bus name's player name for playerctl (`mpv`, then `mpv.instance<pid>`).
     @discardableResult
     package func mpv(_ files: [URL], paused: Bool = false) throws -> (process: ChildProcess, name: String) {
@@ -75,6 +76,10 @@ package final class MusicRig: Sendable {
             return found != nil
         }
         guard let found else { throw PulseError("mpv did not come onto the bus") }
+        // On the bus before its file is open: its tags (and length) come a moment later.
+        guard Poll.until(seconds: 10, every: 0.05, { !((try? playerctl(["-p", found, "metadata", "mpris:length"], check: false)) ?? "").isEmpty }) else {
+            throw PulseError("mpv did not open \(files.first?.lastPathComponent ?? "its file")")
+        }
         return (process, found)
     }
 

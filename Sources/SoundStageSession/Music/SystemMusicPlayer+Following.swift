@@ -22,6 +22,8 @@ struct MusicState {
     var starts: UInt64 = 0
     weak var delegate: (any SystemMusicPlayerDelegate)?
     var subscribers = EventSubscribers<MusicPlayerEvent>()
+    /// Told of every event before the delegate (the session's bookkeeping).
+    var observers: [@Sendable (MusicPlayerEvent) -> Void] = []
 
     /// The bus name of the player `name` designates: nil for the one in charge, else a bus
     /// name, or an identity or the bus name's last part (`mpv`). Only players that answer.

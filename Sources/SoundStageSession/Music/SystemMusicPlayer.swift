@@ -101,6 +101,20 @@ public final class SystemMusicPlayer: Sendable {
         return availability
     }
 
+    /// ``ready()`` for a caller that cannot suspend (the session's thread): polls, bounded
+    /// the same way.
+    package func waitUntilReady() -> Availability {
+        let deadline = ContinuousClock.now + answerTimeout + .seconds(3)
+        while case .connecting = availability, ContinuousClock.now < deadline { usleep(5_000) }
+        return availability
+    }
+
+    /// Calls `observer` with every event, on the session's thread, before the delegate (the
+    /// session follows the players it paused this way).
+    package func observe(_ observer: @escaping @Sendable (MusicPlayerEvent) -> Void) {
+        state.withLockedValue { $0.observers.append(observer) }
+    }
+
     /// The players that answer, by bus name.
     public var players: [MusicPlayerInfo] {
         state.withLockedValue { s in s.players.values.filter(\.answering).map(\.info).sorted { $0.busName < $1.busName } }
@@ -143,8 +157,9 @@ public final class SystemMusicPlayer: Sendable {
     func post(_ events: [MusicPlayerEvent]) {
         guard !events.isEmpty else { return }
         session.thread.submit { [self] in
-            let (delegate, streams) = state.withLockedValue { ($0.delegate, $0.subscribers.all) }
+            let (delegate, streams, observers) = state.withLockedValue { ($0.delegate, $0.subscribers.all, $0.observers) }
             for event in events {
+                for observer in observers { observer(event) }
                 delegate?.systemMusicPlayer(self, didReceive: event)
                 for stream in streams { stream.yield(event) }
             }

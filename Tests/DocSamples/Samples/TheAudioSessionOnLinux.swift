@@ -27,6 +27,13 @@ extension TheAudioSessionOnLinuxSamples {
 
     /// Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:50
     static func line50() async throws {
+        let session = AudioSession.shared
+        try session.setCategory(.playback, options: .mixWithOthers)   // drums over the user's music
+        _ = (session)   // the values the sample shows
+    }
+
+    /// Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:65
+    static func line65() async throws {
         music.interruptionPolicy = .resume
         snare.interruptionPolicy = .stop
         music.outputLossPolicy = .pause
@@ -35,5 +42,6 @@ extension TheAudioSessionOnLinuxSamples {
     static let samples: [DocSample] = [
         DocSample("Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:22", line22),
         DocSample("Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:50", line50),
+        DocSample("Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:65", line65),
     ]
 }
