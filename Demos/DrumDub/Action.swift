@@ -8,6 +8,8 @@ enum Action: Equatable {
     case cycleReverb
     case toggleMusic
     case musicLouder, musicQuieter
+    /// The desktop's music player (when the game plays along with one) to its next item.
+    case nextTrack
     /// Start recording a groove, or stop recording and loop what was recorded.
     case recordGroove
     /// Loop the recorded groove, or stop looping it.
@@ -32,6 +34,7 @@ enum Action: Equatable {
         case "p", "space", " ": self = .toggleMusic
         case "+", "=": self = .musicLouder
         case "-", "_": self = .musicQuieter
+        case "n": self = .nextTrack
         case "g": self = .recordGroove
         case "l": self = .toggleLoop
         case "i": self = .toggleInterruption
@@ -49,8 +52,9 @@ enum Action: Equatable {
         arrows or w a s d  step forward and back, turn left and right (30 degrees)
         h                HRTF on or off (binaural, for headphones)
         r                next room reverb (off, room, living room, stone room, concert hall, cave)
-        p or space       music: play or pause
+        p or space       music: play or pause (the desktop's player when drumdub plays along with it)
         + and -          music volume
+        n                the desktop's music: next item
         g                record a groove; g again stops and loops it
         l                loop the recorded groove, or stop the loop
         i                begin or end an interruption (as a call would)

@@ -109,6 +109,17 @@ extension Game {
     }
 
     /// What the screen shows now; `now` moves the meters' fall.
+    /// The music line when the game plays along with the desktop's player: its name, state,
+    /// position and what it plays, e.g. `mpv playing 0:12/3:45 Title — Artist` (cut to the box).
+    static func desktopLine(_ desktop: SystemMusicPlayer) -> String {
+        guard let player = desktop.currentPlayer else { return "desktop: no music player now" }
+        func clock(_ t: Double) -> String { String(format: "%d:%02d", Int(t) / 60, Int(t) % 60) }
+        var line = "\(player.identity) \(player.playbackState) \(clock(player.currentPlaybackTime))"
+        if let length = player.nowPlayingItem?.playbackDuration { line += "/\(clock(length))" }
+        if let item = player.nowPlayingItem { line += " \(item)" }
+        return String(line.prefix(34))
+    }
+
     func snapshot(at now: Double) -> Snapshot {
         music.updateMeters()
         var levels = drumBuses.map(\.peakPower)
@@ -123,8 +134,12 @@ extension Game {
         s.drumLevels = Array(shown.prefix(Room.drums.count))
         s.musicLevel = shown[Room.drums.count]
         s.masterLevel = shown[Room.drums.count + 1]
-        let musicState = interruption != nil && musicWanted ? "waiting" : music.isPlaying ? "playing" : "paused"
-        s.music = String(format: "music  %@ %4.1f/%.0f s  vol %d%%", musicState, music.currentTime, music.duration, Int((music.volume * 100).rounded()))
+        if let desktop {
+            s.music = Self.desktopLine(desktop)
+        } else {
+            let musicState = interruption != nil && musicWanted ? "waiting" : music.isPlaying ? "playing" : "paused"
+            s.music = String(format: "music  %@ %4.1f/%.0f s  vol %d%%", musicState, music.currentTime, music.duration, Int((music.volume * 100).rounded()))
+        }
         s.room = "reverb \(Self.reverbs[reverbIndex].name), HRTF \(engine.context.hrtfStatus)"
         switch groove.state {
         case .idle: s.groove = groove.hits.isEmpty ? "groove: none (g records)" : "groove: \(groove.hits.count) hits (l loops)"

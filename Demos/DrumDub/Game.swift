@@ -22,6 +22,9 @@ final class Game {
     /// Whether the player wants the music on (p); an interruption keeps it, a lost output
     /// clears it.
     var musicWanted = true
+    /// The desktop's music player the game plays along with (the interactive game, when one
+    /// is on the session bus as it starts); nil: the game plays its own loop.
+    var desktop: SystemMusicPlayer?
     /// The interruption under way, if one is.
     var interruption: InterruptionReason?
     var message = "", isAlert = false
@@ -68,7 +71,9 @@ final class Game {
     }
 
     /// Starts the music (the game begins with it on).
-    func start() throws { try music.play() }
+    func start() throws {
+        if desktop == nil { try music.play() } else { musicWanted = false }
+    }
 
     /// Does what `action` asks at engine time `now`. Errors the player should see (a drum
     /// while interrupted) are thrown for the caller to show.
@@ -88,6 +93,14 @@ final class Game {
             try engine.effectsBus.setEffect(Self.reverbs[next].preset.map { .reverb(Reverb(preset: $0)) })
             reverbIndex = next
             say("reverb: \(Self.reverbs[next].name)")
+        case .toggleMusic where desktop != nil: desktop?.togglePlayPause()
+        case .musicLouder where desktop != nil, .musicQuieter where desktop != nil:
+            guard let desktop, let volume = desktop.volume else { return say("the desktop's player has no volume to set") }
+            let step = action == .musicLouder ? Double(Self.musicVolumeStep) : -Double(Self.musicVolumeStep)
+            desktop.send(.setVolume(min(10, max(0, ((volume + step) * 10).rounded())) / 10))
+        case .nextTrack:
+            guard let desktop else { return say("n: no desktop music player here; drumdub plays its own loop") }
+            desktop.skipToNextItem()
         case .toggleMusic:
             if music.isPlaying {
                 music.pause()

@@ -22,8 +22,16 @@ enum Interactive {
         defer { engine.shutdown() }
         inbox.listen(to: engine)
         let game = try Game(engine: engine, assets: assets)
+        // The desktop's music: with a player on the session bus, the drums play along with it
+        // (p, n and +- drive it); without one, the game plays its own loop. Its first look at
+        // the bus takes milliseconds; a bus that does not answer is not waited on past 1 s.
+        let desktop = SystemMusicPlayer.shared
+        let deadline = ContinuousClock.now + .seconds(1)
+        while case .connecting = desktop.availability, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if desktop.currentPlayer != nil { game.desktop = desktop }
         try game.start()
-        game.say("welcome: bang the drums with 1-4, walk with the arrows (the keys are on the right)")
+        game.say(game.desktop?.currentPlayer.map { "welcome: drumming along with \($0.identity); bang the drums with 1-4" }
+                 ?? "welcome: bang the drums with 1-4, walk with the arrows (the keys are on the right)")
 
         let terminal = try CursesTerminal(log: options.log)
         let log = terminal.log

@@ -42,7 +42,7 @@ enum Screen {
         canvas.put(s.groove, column: 46, row: 12)
         canvas.frame(column: 44, row: 14, width: 36, height: 6, title: "keys")
         let keys = ["1 2 3 4  bang a drum", "arrows or w a s d  move, turn", "h HRTF  r reverb  p music  +- vol",
-                    "g record  l loop  i interrupt", "Ctrl-Z suspend  q quit"]
+                    "g rec  l loop  i interrupt  n next", "Ctrl-Z suspend  q quit"]
         // Five lines in a box of four: the frame's bottom row holds the last.
         for (i, line) in keys.prefix(4).enumerated() { canvas.put(line, column: 46, row: 15 + i) }
         canvas.put(" \(keys[4]) ", column: 46, row: 19, style: .dim)
