@@ -39,6 +39,12 @@ export ALSOFT_TRAP_AL_ERROR=1 ALSOFT_TRAP_ALC_ERROR=1
 export SWIFT_BACKTRACE=enable=no
 # The end-to-end tests must run, not skip, when this script started the sound server.
 export SOUNDSTAGE_E2E=1
+# A real-time engine joins the audio session, which pauses the desktop's music players (MPRIS)
+# on the session bus; a developer's own player is not the tests' to pause. The tests get no
+# session bus (those that need one start their own); SOUNDSTAGE_USE_SESSION_BUS=1 keeps yours.
+if [ "${SOUNDSTAGE_USE_SESSION_BUS:-0}" != 1 ]; then
+    export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/no-session-bus"
+fi
 
 started=$SECONDS
 # Runs one phase of the tier, and says how long it took.

@@ -20,20 +20,26 @@ struct OtherMusicState {
     var pausedForInterruption: [String: Paused] = [:]
     /// The music player chosen (nil: ``SystemMusicPlayer/shared``, made when first needed).
     var player: SystemMusicPlayer?
-    /// The players whose events the session follows (by identity).
-    var observed: Set<ObjectIdentifier> = []
+    /// The player whose events the session follows.
+    weak var observed: SystemMusicPlayer?
 
     /// Takes in a music player's event: a pause confirmed, a player touched, or gone.
     mutating func note(_ event: MusicPlayerEvent) {
-        func touch(_ name: String, pausedNow: Bool) {
+        func touch(_ name: String, _ state: MusicPlaybackState) {
             for kind in [\OtherMusicState.pausedForSession, \.pausedForInterruption] {
                 guard var paused = self[keyPath: kind][name] else { continue }
-                if pausedNow, !paused.confirmed { paused.confirmed = true } else { paused.touched = true }
+                if !paused.confirmed {
+                    // Before the pause is confirmed, "playing" is the state it was taken from
+                    // (an event posted before the pause was sent): not a touch.
+                    if state == .paused { paused.confirmed = true } else if state == .stopped { paused.touched = true }
+                } else {
+                    paused.touched = true
+                }
                 self[keyPath: kind][name] = paused
             }
         }
         switch event {
-        case .playbackStateChanged(let name, let state): touch(name, pausedNow: state == .paused)
+        case .playbackStateChanged(let name, let state): touch(name, state)
         case .nowPlayingItemChanged(let name, _):
             for kind in [\OtherMusicState.pausedForSession, \.pausedForInterruption] where self[keyPath: kind][name]?.confirmed == true {
                 self[keyPath: kind][name]?.touched = true
@@ -48,8 +54,8 @@ struct OtherMusicState {
 
 /// What the session does to other applications' music (the desktop's MPRIS players), as iOS
 /// categories do to other apps' audio: a category that does not mix pauses the players that
-/// play when the session becomes active, and resumes them when it becomes inactive; an
-/// interruption pauses them, and its end resumes them. Only players the session paused are
+/// play when the session becomes active, and resumes them when it becomes inactive; a call or
+/// the game's own interruption pauses them, and its end resumes them. Only players the session paused are
 /// resumed, and only if nobody touched them since (played, stopped or moved to another item).
 /// Everything runs on the session's thread, in order.
 extension AudioSession {
@@ -57,7 +63,14 @@ extension AudioSession {
     /// set (a game with its own bus, a test).
     public var systemMusicPlayer: SystemMusicPlayer {
         get { state.withLockedValue { $0.otherMusic.player } ?? .shared }
-        set { state.withLockedValue { $0.otherMusic.player = newValue } }
+        set {
+            // The one replaced is released after the lock: its release joins its thread.
+            let old = state.withLockedValue { s in
+                defer { s.otherMusic.player = newValue }
+                return s.otherMusic.player
+            }
+            withExtendedLifetime(old) {}
+        }
     }
 
     /// Whether the session pauses other applications' music now (see ``Category``).
@@ -76,20 +89,39 @@ extension AudioSession {
             }
             switch change {
             case true?: pausePlayingMusic(into: \.pausedForSession)
-            case false?: resumePausedMusic(from: \.pausedForSession)
+            case false?:
+                // Let go during an interruption: what the session paused waits for its end.
+                let interrupted = state.withLockedValue { s -> Bool in
+                    guard !s.interruptions.isEmpty else { return false }
+                    s.otherMusic.pausedForInterruption.merge(s.otherMusic.pausedForSession) { kept, _ in kept }
+                    s.otherMusic.pausedForSession.removeAll()
+                    return true
+                }
+                if !interrupted { resumePausedMusic(from: \.pausedForSession) }
             case nil: break
             }
         }
     }
 
-    /// An interruption began: the music that plays pauses.
-    func pauseOtherMusicForInterruption() {
+    /// An interruption began: the music that plays pauses, for a call or the game's own.
+    /// Not for Ctrl-Z or sleep: the process stops (or the system sleeps) before a pause could
+    /// reach the player, and the user's music is theirs while the game is stopped.
+    func pauseOtherMusicForInterruption(_ reason: InterruptionReason) {
+        guard reason == .phoneCall || reason == .app else { return }
         thread.submit { [self] in pausePlayingMusic(into: \.pausedForInterruption) }
     }
 
-    /// The last interruption ended: with `resume`, the music it paused plays again.
+    /// The last interruption ended: with `resume`, the music it paused plays again, unless the
+    /// session holds music back now (it is kept paused, as the session's).
     func endOtherMusicInterruption(resume: Bool) {
         thread.submit { [self] in
+            let keep = state.withLockedValue { s -> Bool in
+                guard s.otherMusic.holding else { return false }
+                s.otherMusic.pausedForSession.merge(s.otherMusic.pausedForInterruption) { kept, _ in kept }
+                s.otherMusic.pausedForInterruption.removeAll()
+                return true
+            }
+            if keep { return }
             if resume {
                 resumePausedMusic(from: \.pausedForInterruption)
             } else {
@@ -102,9 +134,17 @@ extension AudioSession {
     /// Waits (on the session's thread) for its first look at the bus, bounded.
     private func reachableMusicPlayer() -> SystemMusicPlayer? {
         let player = systemMusicPlayer
-        let follow = state.withLockedValue { $0.otherMusic.observed.insert(ObjectIdentifier(player)).inserted }
+        let follow = state.withLockedValue { s -> Bool in
+            guard s.otherMusic.observed !== player else { return false }
+            s.otherMusic.observed = player
+            return true
+        }
         if follow {
-            player.observe { [weak self] event in self?.state.withLockedValue { $0.otherMusic.note(event) } }
+            // Noted on this session's thread, in order with the pauses and resumes, whichever
+            // thread the player delivers on.
+            player.observe { [weak self] event in
+                self?.thread.submit { [weak self] in self?.state.withLockedValue { $0.otherMusic.note(event) } }
+            }
         }
         guard case .available = player.waitUntilReady() else { return nil }
         return player
@@ -117,7 +157,19 @@ extension AudioSession {
         state.withLockedValue { s in
             for info in playing { s.otherMusic[keyPath: kind][info.busName] = OtherMusicState.Paused(item: info.nowPlayingItem) }
         }
-        for info in playing { player.pause(info.busName) }
+        let forInterruption = kind == \OtherMusicState.pausedForInterruption
+        for info in playing {
+            // A player that refuses the pause (or does not answer) is not the session's to resume.
+            let name = info.busName
+            player.send(.pause, to: name) { [weak self] error in
+                guard error != nil else { return }
+                self?.thread.submit { [weak self] in
+                    self?.state.withLockedValue { s in
+                        if forInterruption { s.otherMusic.pausedForInterruption[name] = nil } else { s.otherMusic.pausedForSession[name] = nil }
+                    }
+                }
+            }
+        }
         post(.otherMusicPaused(playing.map(\.busName)))
     }
 
@@ -132,9 +184,18 @@ extension AudioSession {
         // comes after): the play follows it on the same connection, in order.
         let resumed = paused.filter { name, p in
             guard !p.touched, let now = present[name] else { return false }
-            return (now.playbackState == .paused || !p.confirmed) && now.nowPlayingItem == p.item
+            let state = now.playbackState == .paused || (!p.confirmed && now.playbackState == .playing)
+            return state && Self.sameItem(now.nowPlayingItem, p.item)
         }.keys.sorted()
         for name in resumed { player.play(name) }
         if !resumed.isEmpty { post(.otherMusicResumed(resumed)) }
+    }
+
+    /// Whether two items are the same track: by the player's track id when both have one,
+    /// else by title and file (a player may fill in its art or length later).
+    static func sameItem(_ a: MusicItem?, _ b: MusicItem?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        if let x = a.trackID, let y = b.trackID { return x == y }
+        return a.title == b.title && a.assetURL == b.assetURL
     }
 }

@@ -126,7 +126,7 @@ public final class AudioSession: Sendable {
         guard let members else { return }
         for member in members { member.sessionInterruptionBegan() }
         post(.interruptionBegan(reason))
-        pauseOtherMusicForInterruption()
+        pauseOtherMusicForInterruption(reason)
     }
 
     /// Ends the interruption for `reason`; the last of overlapping ones restarts the output

@@ -47,7 +47,7 @@ struct Music: AsyncParsableCommand {
 
     func run() async throws {
         guard timeout > 0 else { fail("--timeout takes milliseconds above 0, got \(timeout)") }
-        if let seconds, !(seconds.isFinite && seconds > 0) { fail("--seconds takes a time above 0, got \(seconds)") }
+        if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) { fail("--seconds takes a time above 0, up to a day, got \(seconds)") }
         let music = SystemMusicPlayer(busAddress: bus, answerTimeout: .milliseconds(timeout))
         // Subscribed first, so that nothing between the listing and the follow is lost.
         let events = music.events()

@@ -69,8 +69,10 @@ final class MPRISWorker: @unchecked Sendable {
             _ = libsystemd.close_unref(bus)
             throw failure("eventfd failed (\(errnoDescription(errno)))")
         }
-        let micros = UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
-        let worker = MPRISWorker(bus: bus, wake: OwnedFD(fd), timeout: max(1_000, micros), owner: owner)
+        // Within 1 ms...1 h whatever was asked (a negative or huge duration must not trap here).
+        let bounded = max(.milliseconds(1), min(timeout, .seconds(3_600)))
+        let micros = UInt64(bounded.components.seconds) * 1_000_000 + UInt64(bounded.components.attoseconds / 1_000_000_000_000)
+        let worker = MPRISWorker(bus: bus, wake: OwnedFD(fd), timeout: micros, owner: owner)
         do {
             let thread = try WorkerThread.spawn { worker.run() }
             return (worker, thread)
@@ -104,16 +106,20 @@ final class MPRISWorker: @unchecked Sendable {
     private func run() {
         defer { shutDown() }
         guard subscribe() else { return }
-        call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ListNames") { [self] reply in
-            listed = true
+        // The bus daemon itself answers this (and GetNameOwner): sd-bus's own timeout, not a
+        // player's, so that a daemon slow to start on a loaded machine is waited for.
+        call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ListNames",
+             timeout: 0) { [self] reply in
             switch reply {
             case .answered(let reader, _):
-                for name in reader.strings() ?? [] where name.hasPrefix(MusicPlayerInfo.prefix) {
-                    discovering += 1
-                    discover(name, first: true)
-                }
+                let names = (reader.strings() ?? []).filter { $0.hasPrefix(MusicPlayerInfo.prefix) }
+                // Counted before any is asked: a call that fails at once must not end the look.
+                discovering += names.count
+                for name in names { discover(name, first: true) }
+                listed = true
                 finishDiscoveryIfDone()
             case .failed(let reason, _):
+                listed = true
                 owner?.connectionEnded("the session bus did not list its names (\(reason))")
             }
         }
@@ -167,9 +173,14 @@ final class MPRISWorker: @unchecked Sendable {
             return j.queue
         }
         for job in left { job(nil) }
-        _ = libsystemd.flush_close_unref(bus)
-        // The bus (and the slots of the calls still out) is gone: nothing calls back now.
+        // Not flushed: the commands are sent as they are made, and a flush can wait for a
+        // socket nobody reads (a deinit joins this thread).
+        _ = libsystemd.close_unref(bus)
+        // The bus (and the slots of the calls still out) is gone: nothing calls back now; the
+        // calls still waiting are told.
+        let waiting = pending.values
         pending.removeAll()
+        for call in waiting { call.then(.failed(reason: "the music player was shut down", timedOut: false)) }
     }
 
     private static func pollTimeout(_ deadline: UInt64) -> Int32 {
@@ -256,7 +267,7 @@ final class MPRISWorker: @unchecked Sendable {
         // Its connection's name, from the bus itself: a player that does not answer is known
         // by it all the same, so its signals are recognised when it comes back.
         call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetNameOwner",
-             append: { m in libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), name) }) { [self] reply in
+             append: { m in libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), name) }, timeout: 0) { [self] reply in
             if case .answered(let reader, _) = reply, let unique = reader.string() { owner?.playerOwned(name, unique: unique) }
         }
         getAll(name, "org.mpris.MediaPlayer2") { [self] reply in
@@ -359,8 +370,10 @@ final class MPRISWorker: @unchecked Sendable {
     }
 
     /// A method call whose answer `then` gets on this thread, within the timeout.
+    /// `timeout` in microseconds: nil for a player's (``SystemMusicPlayer/answerTimeout``), 0
+    /// for sd-bus's own (25 s), for what the bus daemon answers.
     private func call(destination: String, path: String, interface: String, member: String,
-                      append: (OpaquePointer) -> Int32 = { _ in 0 }, then: @escaping (Reply) -> Void) {
+                      append: (OpaquePointer) -> Int32 = { _ in 0 }, timeout: UInt64? = nil, then: @escaping (Reply) -> Void) {
         var raw: OpaquePointer?
         var r = libsystemd.message_new_method_call(bus, &raw, destination, path, interface, member)
         guard r >= 0, let message = raw else {
@@ -381,7 +394,7 @@ final class MPRISWorker: @unchecked Sendable {
             let call = Unmanaged<PendingCall>.fromOpaque(ud).takeUnretainedValue()
             withExtendedLifetime(call) { call.complete(reply) }
             return 0
-        }, Unmanaged.passUnretained(call).toOpaque(), timeout)
+        }, Unmanaged.passUnretained(call).toOpaque(), timeout ?? self.timeout)
         guard r >= 0 else {
             pending[ObjectIdentifier(call)] = nil
             then(.failed(reason: "cannot send \(member) (\(errnoDescription(-r)))", timedOut: false))
@@ -403,7 +416,10 @@ final class MPRISWorker: @unchecked Sendable {
                 let errno = libsystemd.message_get_errno(reply)
                 let name = ss_bus_error_name(reply).map { String(cString: $0) } ?? "error"
                 let text = ss_bus_error_message(reply).map { String(cString: $0) }
-                let timedOut = errno == ETIMEDOUT || name == "org.freedesktop.DBus.Error.NoReply" || name == "org.freedesktop.DBus.Error.Timeout"
+                // sd-bus's own timeout is a NoReply "Method call timed out"; the daemon's NoReply
+                // for a peer that left without answering is a failure, not a hang.
+                let timedOut = name == "org.freedesktop.DBus.Error.Timeout"
+                    || (name == "org.freedesktop.DBus.Error.NoReply" && errno == ETIMEDOUT && (text ?? "").contains("timed out"))
                 let reason = timedOut ? "no answer in time" : "\(name)" + (text.map { ": \($0)" } ?? "")
                 return then(.failed(reason: reason, timedOut: timedOut))
             }

@@ -139,11 +139,9 @@ extension SystemMusicPlayer {
     /// The player `name` did not answer `GetAll` (in time: `notAnswering`).
     func playerFailed(_ name: String, notAnswering: Bool) {
         let events = state.withLockedValue { s -> [MusicPlayerEvent] in
-            guard var player = s.players[name] else {
-                // Asked during the first look, before any signal named it.
-                s.players[name] = MusicState.Tracked(info: MusicPlayerInfo(busName: name))
-                return notAnswering ? [.playerNotAnswering(busName: name)] : []
-            }
+            // Its connection's name comes from the bus before its answer could: a name not
+            // known by now has no owner any more (the player left).
+            guard var player = s.players[name] else { return [] }
             let was = player.answering
             player.answering = false
             s.players[name] = player

@@ -56,7 +56,9 @@ public final class SystemMusicPlayer: Sendable {
     /// The bus address given, nil for the user's session bus.
     public let busAddress: String?
     let state = LockedState(MusicState())
-    private let session: AudioSession
+    /// The session's thread, where the events are delivered (the session itself is not held:
+    /// a session holds its music player).
+    private let thread: SerialThread
     private let worker = LockedBox<(MPRISWorker, WorkerThread)?>(nil)
 
     /// Watches the MPRIS players on the session bus at `busAddress` (a D-Bus address such as
@@ -69,7 +71,7 @@ public final class SystemMusicPlayer: Sendable {
     public init(busAddress: String? = nil, answerTimeout: Duration = .milliseconds(500), session: AudioSession = .shared) {
         self.busAddress = busAddress
         self.answerTimeout = answerTimeout
-        self.session = session
+        self.thread = session.thread
         do {
             let started = try MPRISWorker.start(address: busAddress, timeout: answerTimeout, owner: self)
             worker.withLock { $0 = started }
@@ -83,6 +85,7 @@ public final class SystemMusicPlayer: Sendable {
             worker.requestStop()
             thread.joinOrDetach()
         }
+        for stream in state.withLockedValue({ $0.subscribers.end() }) { stream.finish() }
     }
 
     // MARK: - What the players play
@@ -156,7 +159,7 @@ public final class SystemMusicPlayer: Sendable {
     /// Delivers `events` on the session's thread, after those posted before.
     func post(_ events: [MusicPlayerEvent]) {
         guard !events.isEmpty else { return }
-        session.thread.submit { [self] in
+        thread.submit { [self] in
             let (delegate, streams, observers) = state.withLockedValue { ($0.delegate, $0.subscribers.all, $0.observers) }
             for event in events {
                 for observer in observers { observer(event) }
@@ -181,6 +184,12 @@ public final class SystemMusicPlayer: Sendable {
     /// Moves it to the previous item.
     public func skipToPreviousItem(_ player: String? = nil) { send(.skipToPreviousItem, to: player) }
 
+    /// Sends `command` to player `name` (a bus name) and tells `done` the outcome on the bus
+    /// thread (nil: it answered); for the session, which must know a pause failed.
+    package func send(_ command: MusicCommand, to name: String, done: @escaping @Sendable (SoundStageError?) -> Void) {
+        dispatch(command, to: name, done: done)
+    }
+
     /// Sends `command` and returns at once; a refusal or no answer in time is posted as
     /// ``MusicPlayerEvent/commandFailed(busName:command:reason:)``, as is there being no
     /// player (with the bus name `""`).
@@ -195,6 +204,8 @@ public final class SystemMusicPlayer: Sendable {
     ///   ``answerTimeout``; ``SoundStageError/Code-swift.struct/invalidArgument`` for a
     ///   volume outside 0...1 or a position that is negative or not finite.
     public func perform(_ command: MusicCommand, on player: String? = nil) async throws {
+        // Right after the player was made, its first look at the bus may still be under way.
+        _ = await ready()
         let outcome = await withCheckedContinuation { (done: CheckedContinuation<SoundStageError?, Never>) in
             dispatch(command, to: player) { done.resume(returning: $0) }
         }

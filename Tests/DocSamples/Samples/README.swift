@@ -131,8 +131,8 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:566
-    static func line566() async throws {
+    /// README.md:568
+    static func line568() async throws {
         let music = SystemMusicPlayer.shared
         if case .available = await music.ready() {       // bounded: a player that hangs is skipped
             print(music.nowPlayingItem?.description ?? "nothing playing")   // Title — Artist (Album)
@@ -141,8 +141,8 @@ extension READMESamples {
         _ = (music)   // the values the sample shows
     }
 
-    /// README.md:608
-    static func line608() async throws {
+    /// README.md:611
+    static func line611() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -161,7 +161,7 @@ extension READMESamples {
         DocSample("README.md:341", line341),
         DocSample("README.md:360", line360),
         DocSample("README.md:413", line413),
-        DocSample("README.md:566", line566),
-        DocSample("README.md:608", line608),
+        DocSample("README.md:568", line568),
+        DocSample("README.md:611", line611),
     ]
 }

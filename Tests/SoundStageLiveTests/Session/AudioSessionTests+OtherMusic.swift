@@ -145,7 +145,7 @@ struct AudioSessionOtherMusicTests {
         #expect(rig.waitForPlayerctl(["-p", mpv.name, "status"], "Playing"), "ambient again: resumed")
     }
 
-    @Test("an interruption pauses the desktop's music and its end resumes it; an end without resuming leaves it paused")
+    @Test("a call or the game's interruption pauses the desktop's music and its end resumes it; an end without resuming leaves it paused; Ctrl-Z leaves it")
     func interruptions() throws {
         try #require(MusicRig.isInstalled, "mpv, mpv-mpris, playerctl, dbus-daemon, sox or oggenc is missing")
         let rig = try MusicRig()
@@ -159,6 +159,12 @@ struct AudioSessionOtherMusicTests {
         #expect(rig.waitForPlayerctl(["-p", mpv.name, "status"], "Paused"), "\(log.events)")
         session.endInterruption(shouldResume: true)
         #expect(rig.waitForPlayerctl(["-p", mpv.name, "status"], "Playing"), "\(log.events)")
+        // Ctrl-Z stops the game, not the user's music (the process would stop before a pause
+        // reached the player).
+        session.begin(.processSuspended)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try rig.playerctl(["-p", mpv.name, "status"]) == "Playing", "a suspended game leaves the music playing")
+        session.end(.processSuspended, shouldResume: true)
         session.beginInterruption()
         #expect(rig.waitForPlayerctl(["-p", mpv.name, "status"], "Paused"))
         session.endInterruption(shouldResume: false)

@@ -71,12 +71,13 @@ struct SystemMusicPlayerTests {
         #expect(abs(length - 20) < 0.1, "length \(length) s")
         // The position moves with the music (extrapolated between what the player says, and
         // read again every 0.5 s while it plays).
-        let first = music.currentPlaybackTime
+        let (first, from) = (music.currentPlaybackTime, ContinuousClock.now)
         try await Task.sleep(for: .milliseconds(600))
-        let second = music.currentPlaybackTime
-        #expect(second - first > 0.4 && second - first < 0.9, "\(first) -> \(second)")
+        let (second, to) = (music.currentPlaybackTime, ContinuousClock.now)
+        let elapsed = Double((to - from).components.attoseconds) * 1e-18 + Double((to - from).components.seconds)
+        #expect(abs((second - first) - elapsed) < 0.25, "\(first) -> \(second) in \(elapsed) s")
         let reference = Double(try rig.playerctl(["-p", mpv.name, "position"])) ?? -1
-        #expect(abs(music.currentPlaybackTime - reference) < 0.3, "SoundStage \(music.currentPlaybackTime) s, playerctl \(reference) s")
+        #expect(abs(music.currentPlaybackTime - reference) < 0.5, "SoundStage \(music.currentPlaybackTime) s, playerctl \(reference) s")
         #expect(log.wait { if case .playerAppeared = $0 { true } else { false } } != nil)
         #expect(log.wait { $0 == .availabilityChanged(.available) } != nil)
         #expect(log.allOnSessionThread)
@@ -200,7 +201,7 @@ struct SystemMusicPlayerTests {
         // A command to it fails within the bound; the game's thread never waits.
         let asked = ContinuousClock.now
         music.pause(stuck.name)   // not in `players`: refused at once
-        #expect(ContinuousClock.now - asked < .milliseconds(50))
+        #expect(ContinuousClock.now - asked < .milliseconds(200))
         // It answers again: heard from, it is back.
         stuck.process.signal(SIGCONT)
         try rig.playerctl(["-p", stuck.name, "pause"])
@@ -247,7 +248,7 @@ struct SystemMusicPlayerTests {
         defer { follow.stop() }
         #expect(follow.waitForLine(containing: "availabilityChanged available") != nil, "\(follow.lines)")
         try rig.playerctl(["-p", mpv.name, "play"])
-        #expect(follow.waitForLine(containing: "playbackStateChanged org.mpris.MediaPlayer2.mpv playing") != nil, "\(follow.lines)")
+        #expect(follow.waitForLine(containing: "playbackStateChanged org.mpris.MediaPlayer2.\(mpv.name) playing") != nil, "\(follow.lines)")
         let noBus = try ToolRunner.run(tool, ["music", "--bus", "unix:path=/nonexistent/soundstage-bus"])
         #expect(noBus.status == 1 && noBus.stderr.contains("cannot be reached"), "\(noBus.stderr)")
     }
