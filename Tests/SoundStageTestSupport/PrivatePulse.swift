@@ -47,8 +47,12 @@ package final class PrivatePulse: Sendable {
         switch kind {
         case .pulseaudio:
             let pulseaudio = try #require(ToolRunner.which("pulseaudio"))
+            // On no session bus: PulseAudio claims org.pulseaudio.Server on the one it finds, and
+            // refuses to start where another server holds it (a second private server, or one
+            // beside the PipeWire lane's bus: seen in CI).
             _ = try ToolRunner.runDiscardingOutput(pulseaudio, ["-D", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix"],
-                                                   environment: ["XDG_RUNTIME_DIR": runtime.path])
+                                                   environment: ["XDG_RUNTIME_DIR": runtime.path,
+                                                                 "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime.path)/no-session-bus"])
         case .pipewire:
             // WirePlumber needs a session bus; each program waits for the one before.
             let bus = runtime.appendingPathComponent("bus")
