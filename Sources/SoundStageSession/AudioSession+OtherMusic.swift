@@ -106,8 +106,10 @@ extension AudioSession {
     /// An interruption began: the music that plays pauses, for a call or the game's own.
     /// Not for Ctrl-Z or sleep: the process stops (or the system sleeps) before a pause could
     /// reach the player, and the user's music is theirs while the game is stopped.
+    /// Only for a session a real-time engine or recorder joined: one that renders offline (a
+    /// test, a tool) is no game the user plays.
     func pauseOtherMusicForInterruption(_ reason: InterruptionReason) {
-        guard reason == .phoneCall || reason == .app else { return }
+        guard reason == .phoneCall || reason == .app, state.withLockedValue({ s in s.liveMembers.contains { $0.watchesSystem } }) else { return }
         thread.submit { [self] in pausePlayingMusic(into: \.pausedForInterruption) }
     }
 

@@ -21,16 +21,16 @@ final class MPRISWorker: @unchecked Sendable {
     /// Work for the bus thread; called with nil when the thread stopped before it ran.
     typealias Job = @Sendable (MPRISWorker?) -> Void
 
-    private let bus: OpaquePointer
+    let bus: OpaquePointer
     private let wake: OwnedFD
     private let timeout: UInt64
-    private weak var owner: SystemMusicPlayer?
+    private(set) weak var owner: SystemMusicPlayer?
     private let jobs = LockedBox<(queue: [Job], stopping: Bool)>(([], false))
     /// Calls awaiting their answer, kept alive until it comes (sd-bus holds them unretained).
     private var pending: [ObjectIdentifier: PendingCall] = [:]
     /// Players asked for their properties during the first look, not yet answered.
-    private var discovering = 0
-    private var listed = false
+    var discovering = 0
+    var listed = false
     /// When the playing players' positions are read next (monotonic microseconds).
     private var nextPositionRead: UInt64 = 0
     /// How often they are read: 0.5 s.
@@ -190,179 +190,6 @@ final class MPRISWorker: @unchecked Sendable {
         return Int32(min((deadline - now + 999) / 1000, UInt64(Int32.max)))
     }
 
-    // MARK: - Signals
-
-    /// Matches the three signals the players are followed by. sd-bus calls back on this
-    /// thread with `self` unretained: the bus, and with it the matches, are closed in
-    /// ``shutDown()`` before the thread lets go of the worker.
-    private func subscribe() -> Bool {
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        let matches: [(String?, String, String, String, sd_bus_message_handler_t)] = [
-            ("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameOwnerChanged", { m, ud, _ in
-                guard let m, let ud else { return 0 }
-                Unmanaged<MPRISWorker>.fromOpaque(ud).takeUnretainedValue().nameOwnerChanged(BusReader(message: m))
-                return 0
-            }),
-            (nil, "/org/mpris/MediaPlayer2", "org.freedesktop.DBus.Properties", "PropertiesChanged", { m, ud, _ in
-                guard let m, let ud else { return 0 }
-                Unmanaged<MPRISWorker>.fromOpaque(ud).takeUnretainedValue().propertiesChanged(BusReader(message: m))
-                return 0
-            }),
-            (nil, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "Seeked", { m, ud, _ in
-                guard let m, let ud else { return 0 }
-                Unmanaged<MPRISWorker>.fromOpaque(ud).takeUnretainedValue().seeked(BusReader(message: m))
-                return 0
-            }),
-        ]
-        for (sender, path, interface, member, handler) in matches {
-            let r = libsystemd.match_signal_async(bus, nil, sender, path, interface, member, handler, nil, me)
-            if r < 0 {
-                owner?.connectionEnded("the session bus refused to send \(member) (\(errnoDescription(-r)))")
-                return false
-            }
-        }
-        return true
-    }
-
-    private func nameOwnerChanged(_ reader: BusReader) {
-        guard let name = reader.string(), name.hasPrefix(MusicPlayerInfo.prefix),
-              reader.string() != nil, let newOwner = reader.string() else { return }
-        if newOwner.isEmpty {
-            owner?.playerVanished(name)
-        } else {
-            owner?.playerOwned(name, unique: newOwner)
-            discover(name, first: false)
-        }
-    }
-
-    private func propertiesChanged(_ reader: BusReader) {
-        guard let sender = libsystemd.message_get_sender(reader.message).map({ String(cString: $0) }),
-              let interface = reader.string(), let changed = reader.properties() else { return }
-        let invalidated = reader.strings() ?? []
-        guard let name = owner?.playerName(unique: sender) else { return }
-        switch interface {
-        case "org.mpris.MediaPlayer2.Player":
-            let refresh = owner?.playerChanged(name, player: changed) ?? false
-            if refresh || !invalidated.isEmpty { discover(name, first: false) }
-            else if changed["PlaybackStatus"] != nil { refreshPosition(name) }
-        case "org.mpris.MediaPlayer2":
-            owner?.playerChanged(name, root: changed)
-        default: break
-        }
-    }
-
-    private func seeked(_ reader: BusReader) {
-        guard let sender = libsystemd.message_get_sender(reader.message).map({ String(cString: $0) }),
-              let name = owner?.playerName(unique: sender) else { return }
-        var position: Int64 = 0
-        guard libsystemd.message_read_basic(reader.message, CChar(UInt8(ascii: "x")), &position) > 0 else { return }
-        owner?.playerSeeked(name, microseconds: position)
-    }
-
-    // MARK: - Asking the players
-
-    /// Asks player `name` for everything (`GetAll` on both its interfaces); `first`: part of
-    /// the first look, which ends when every player answered or timed out.
-    private func discover(_ name: String, first: Bool) {
-        // Its connection's name, from the bus itself: a player that does not answer is known
-        // by it all the same, so its signals are recognised when it comes back.
-        call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetNameOwner",
-             append: { m in libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), name) }, timeout: 0) { [self] reply in
-            if case .answered(let reader, _) = reply, let unique = reader.string() { owner?.playerOwned(name, unique: unique) }
-        }
-        getAll(name, "org.mpris.MediaPlayer2") { [self] reply in
-            if case .answered(let reader, _) = reply, let map = reader.properties() { owner?.playerChanged(name, root: map) }
-        }
-        getAll(name, "org.mpris.MediaPlayer2.Player") { [self] reply in
-            switch reply {
-            case .answered(let reader, let sender):
-                owner?.playerAnswered(name, unique: sender, properties: reader.properties() ?? [:])
-            case .failed(_, let timedOut):
-                owner?.playerFailed(name, notAnswering: timedOut)
-            }
-            if first {
-                discovering -= 1
-                finishDiscoveryIfDone()
-            }
-        }
-    }
-
-    private func finishDiscoveryIfDone() {
-        if listed, discovering == 0 { owner?.discoveryFinished() }
-    }
-
-    private func getAll(_ name: String, _ interface: String, then: @escaping (Reply) -> Void) {
-        call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-             append: { m in libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), interface) }, then: then)
-    }
-
-    /// Reads player `name`'s position again (players do not announce it as it moves).
-    private func refreshPosition(_ name: String) {
-        call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties", member: "Get",
-             append: { m in
-                let r = libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), "org.mpris.MediaPlayer2.Player")
-                return r < 0 ? r : libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), "Position")
-             }) { [self] reply in
-            if case .answered(let reader, _) = reply, let position = reader.variant()?.int {
-                owner?.playerSeeked(name, microseconds: position, announce: false)
-            }
-        }
-    }
-
-    /// Sends `command` to player `name`; `done` gets nil once it answered, else the reason.
-    func send(_ command: MusicCommand, to name: String, trackID: String?, position: TimeInterval, done: @escaping (Reply) -> Void) {
-        let player = "org.mpris.MediaPlayer2.Player"
-        func method(_ member: String, append: @escaping (OpaquePointer) -> Int32 = { _ in 0 }) {
-            call(destination: name, path: "/org/mpris/MediaPlayer2", interface: player, member: member, append: append, then: done)
-        }
-        func set(_ property: String, _ type: Character, _ write: @escaping (OpaquePointer) -> Int32) {
-            call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties", member: "Set",
-                 append: { m in
-                    let s = CChar(UInt8(ascii: "s")), v = CChar(UInt8(ascii: "v"))
-                    var r = libsystemd.message_append_basic(m, s, player)
-                    if r >= 0 { r = libsystemd.message_append_basic(m, s, property) }
-                    if r >= 0 { r = libsystemd.message_open_container(m, v, String(type)) }
-                    if r >= 0 { r = write(m) }
-                    return r >= 0 ? libsystemd.message_close_container(m) : r
-                 }, then: done)
-        }
-        switch command {
-        case .play: method("Play")
-        case .pause: method("Pause")
-        case .togglePlayPause: method("PlayPause")
-        case .stop: method("Stop")
-        case .skipToNextItem: method("Next")
-        case .skipToPreviousItem: method("Previous")
-        case .seek(let seconds):
-            let target = Int64((seconds * 1_000_000).rounded())
-            if let trackID {
-                method("SetPosition") { m in
-                    var r = libsystemd.message_append_basic(m, CChar(UInt8(ascii: "o")), trackID)
-                    var at = target
-                    if r >= 0 { r = libsystemd.message_append_basic(m, CChar(UInt8(ascii: "x")), &at) }
-                    return r
-                }
-            } else {
-                method("Seek") { m in
-                    var offset = target - Int64((position * 1_000_000).rounded())
-                    return libsystemd.message_append_basic(m, CChar(UInt8(ascii: "x")), &offset)
-                }
-            }
-        case .setVolume(let volume):
-            set("Volume", "d") { m in
-                var v = volume
-                return libsystemd.message_append_basic(m, CChar(UInt8(ascii: "d")), &v)
-            }
-        case .setShuffleMode(let mode):
-            set("Shuffle", "b") { m in
-                var b: Int32 = mode == .songs ? 1 : 0
-                return libsystemd.message_append_basic(m, CChar(UInt8(ascii: "b")), &b)
-            }
-        case .setRepeatMode(let mode):
-            set("LoopStatus", "s") { m in libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), mode.mpris) }
-        }
-    }
-
     /// A reply: its arguments to read and who sent it, or why there is none.
     enum Reply {
         case answered(BusReader, sender: String?)
@@ -372,7 +199,7 @@ final class MPRISWorker: @unchecked Sendable {
     /// A method call whose answer `then` gets on this thread, within the timeout.
     /// `timeout` in microseconds: nil for a player's (``SystemMusicPlayer/answerTimeout``), 0
     /// for sd-bus's own (25 s), for what the bus daemon answers.
-    private func call(destination: String, path: String, interface: String, member: String,
+    func call(destination: String, path: String, interface: String, member: String,
                       append: (OpaquePointer) -> Int32 = { _ in 0 }, timeout: UInt64? = nil, then: @escaping (Reply) -> Void) {
         var raw: OpaquePointer?
         var r = libsystemd.message_new_method_call(bus, &raw, destination, path, interface, member)
