@@ -17,7 +17,9 @@ extension TheUsersMusicSamples {
                 print(String(format: "at %.0f of %.0f s", music.currentPlaybackTime, item.playbackDuration ?? 0))
             }
             music.pause()                                  // the player in charge; returns at once
-            try await music.perform(.skipToNextItem, on: "mpv")   // a player by name, waiting for its answer
+            if music.players.contains(where: { $0.identity == "mpv" }) {
+                try await music.perform(.skipToNextItem, on: "mpv")   // a player by name, waiting for its answer
+            }
         case .unavailable(let reason):
             print("no music player here: \(reason)")       // no session bus, no libsystemd
         case .connecting:
@@ -26,8 +28,8 @@ extension TheUsersMusicSamples {
         _ = (music)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/TheUsersMusic.md:44
-    static func line44() async throws {
+    /// Sources/SoundStage/SoundStage.docc/TheUsersMusic.md:46
+    static func line46() async throws {
         let music = SystemMusicPlayer.shared
         Task.detached {
             for await event in music.events() {
@@ -44,6 +46,6 @@ extension TheUsersMusicSamples {
 
     static let samples: [DocSample] = [
         DocSample("Sources/SoundStage/SoundStage.docc/TheUsersMusic.md:14", line14),
-        DocSample("Sources/SoundStage/SoundStage.docc/TheUsersMusic.md:44", line44),
+        DocSample("Sources/SoundStage/SoundStage.docc/TheUsersMusic.md:46", line46),
     ]
 }
