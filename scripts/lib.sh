@@ -79,12 +79,12 @@ start_private_pipewire() {
     dbus-daemon --session --nofork --address="$DBUS_SESSION_BUS_ADDRESS" >/dev/null 2>&1 &
     SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
     wait_for_file "$dir/bus" || { echo "==> the private D-Bus did not start" >&2; return 1; }
-    pipewire >/dev/null 2>&1 &
+    XDG_STATE_HOME=$dir/state pipewire >/dev/null 2>&1 &
     SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
     wait_for_file "$dir/pipewire-0" || { echo "==> PipeWire did not start" >&2; return 1; }
-    wireplumber >/dev/null 2>&1 &
+    XDG_STATE_HOME=$dir/state wireplumber >/dev/null 2>&1 &
     SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
-    pipewire-pulse >/dev/null 2>&1 &
+    XDG_STATE_HOME=$dir/state pipewire-pulse >/dev/null 2>&1 &
     SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
     for _ in $(seq 1 100); do
         pactl info >/dev/null 2>&1 && break

@@ -63,10 +63,16 @@ extension AudioSession {
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// Other applications' music plays on beside the game's sound (as under ``Category/ambient``).
         public static let mixWithOthers = CategoryOptions(rawValue: 1)
+        /// Other applications play on, lowered by ``AudioSession/duckingDepth`` dB while the
+        /// session is active with a real-time engine, and each gets its exact volume back when
+        /// it becomes inactive, unless the user changed it meanwhile. Implies
+        /// ``mixWithOthers``, as on iOS. It acts through the sound server, so it needs
+        /// ``AudioSession/WatchedEvents/soundServer`` watched (the default).
+        public static let duckOthers = CategoryOptions(rawValue: 2)
 
         /// e.g. `[mixWithOthers]`.
         public var description: String {
-            "[" + [(Self.mixWithOthers, "mixWithOthers")].filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
+            "[" + [(Self.mixWithOthers, "mixWithOthers"), (Self.duckOthers, "duckOthers")].filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
         }
     }
 }

@@ -80,8 +80,9 @@ extension AudioSession {
     /// or resumes it when that changed.
     func reconsiderOtherMusic() {
         thread.submit { [self] in
+            reconsiderDucking()
             let change = state.withLockedValue { s -> Bool? in
-                let should = s.isActive && s.category.interruptsOthers && !s.options.contains(.mixWithOthers)
+                let should = s.isActive && s.category.interruptsOthers && s.options.isDisjoint(with: [.mixWithOthers, .duckOthers])
                     && s.liveMembers.contains { $0.watchesSystem }
                 guard should != s.otherMusic.holding else { return nil }
                 s.otherMusic.holding = should

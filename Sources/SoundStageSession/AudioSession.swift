@@ -207,6 +207,10 @@ struct SessionState {
     var options: AudioSession.CategoryOptions = []
     /// The music players of other applications the session paused.
     var otherMusic = OtherMusicState()
+    /// The session lowers other applications' streams now (``AudioSession/CategoryOptions/duckOthers``).
+    var ducking = false
+    /// How much lower, in dB.
+    var duckingDepth = 12.0
     var isActive = true
     var interruptions: Set<InterruptionReason> = []
     /// Whether every interruption under way ended (so far) saying the players may resume.

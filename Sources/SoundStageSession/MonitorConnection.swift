@@ -29,6 +29,12 @@ struct SinkInput: Sendable {
     let isPhone: Bool
     let pid: Int32?
     let application: String?
+    /// Its volume per channel (`pa_volume_t`); empty when it has none.
+    var volume: [UInt32] = []
+    /// Whether clients may set its volume.
+    var volumeWritable = false
+    /// Its `module-stream-restore.id` (see ``DuckedStream/restoreID``).
+    var restoreID: String?
 
     /// Whether a stream's `media.role` is a call's: `phone` as PulseAudio clients give it
     /// (`paplay --property=media.role=phone`), `Phone` as PipeWire's own clients do
@@ -62,6 +68,11 @@ struct MonitorConnection {
     var lostConnection = false
 
     var server: String?
+    /// The server's address and cookie (which tell one server from another at the same address).
+    var address: String?
+    var cookie: UInt32?
+    /// Other applications' streams lowered for the session (nil: it does not duck).
+    var ducking: StreamDucking?
     var defaultSink: String?
     var sinks: [UInt32: SoundServerMonitor.Sink] = [:]
     var inputs: [UInt32: SinkInput] = [:]
@@ -77,6 +88,8 @@ struct MonitorConnection {
 
     mutating func forgetServer() {
         server = nil
+        address = nil
+        cookie = nil
         defaultSink = nil
         sinks = [:]
         inputs = [:]

@@ -1,4 +1,5 @@
 import CPulse
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,19 +27,25 @@ final class MonitorSession: Sendable {
     static let initialRetryDelay: pa_usec_t = 250_000      // 0.25 s
     static let maximumRetryDelay: pa_usec_t = 2_000_000    // 2 s: an engine waiting for the server waits for the monitor
 
-    private let loop: PulseHandle
+    let loop: PulseHandle
     private let clientName: String
     private let handler: @Sendable (SoundServerEvent) -> Void
     let state = LockedBox(MonitorConnection())
+    /// Where what the session lowered is recorded (see ``DuckingRecord``); nil: nowhere.
+    let recordFolder: URL?
+    /// Held while the ducking ends: a second caller (the exit's, beside the session's) waits
+    /// until the first has heard the server, so the process does not end before it did.
+    let duckingStop = NSLock()
 
-    private init(loop: PulseHandle, clientName: String, handler: @escaping @Sendable (SoundServerEvent) -> Void) {
+    private init(loop: PulseHandle, clientName: String, recordFolder: URL?, handler: @escaping @Sendable (SoundServerEvent) -> Void) {
         self.loop = loop
+        self.recordFolder = recordFolder
         self.clientName = clientName
         self.handler = handler
     }
 
     /// The userdata pointer given to libpulse (backed by the reference taken in `launch()`).
-    private var userdata: UnsafeMutableRawPointer {
+    var userdata: UnsafeMutableRawPointer {
         Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -51,7 +58,7 @@ final class MonitorSession: Sendable {
     /// Creates the mainloop, starts its thread and schedules the first connection
     /// attempt on it (so that every event, even an immediate failure, is delivered
     /// on the loop thread).
-    static func launch(clientName: String, handler: @escaping @Sendable (SoundServerEvent) -> Void) -> MonitorSession? {
+    static func launch(clientName: String, recordFolder: URL?, handler: @escaping @Sendable (SoundServerEvent) -> Void) -> MonitorSession? {
         guard let mainloop = libpulse.threaded_mainloop_new() else { return nil }
         // Before start: libpulse names the thread it starts; named later, it renames the
         // calling thread instead (pa_thread_set_name uses prctl on Linux).
@@ -60,7 +67,7 @@ final class MonitorSession: Sendable {
             libpulse.threaded_mainloop_free(mainloop)
             return nil
         }
-        let session = MonitorSession(loop: PulseHandle(mainloop), clientName: clientName, handler: handler)
+        let session = MonitorSession(loop: PulseHandle(mainloop), clientName: clientName, recordFolder: recordFolder, handler: handler)
         // The reference owned by libpulse; released at the end of shutdown().
         let userdata = Unmanaged.passRetained(session).toOpaque()
 
@@ -231,6 +238,7 @@ final class MonitorSession: Sendable {
             }
             s.phase = .failed
             s.forgetServer()
+            s.ducking?.lostServer()
             let delay = s.retryDelay
             s.retryDelay = min(s.retryDelay * 2, Self.maximumRetryDelay)
             return (events, delay, s.timer)
@@ -264,6 +272,7 @@ final class MonitorSession: Sendable {
         case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
             if removal {
                 emit(state.withLock { $0.removeSinkInput(context, index: index) })
+                duckedStreamRemoved(context, index)
             } else {
                 unref(libpulse.context_get_sink_input_info(context, index, { context, info, eol, userdata in
                     MonitorSession.from(userdata)?.sinkInputInfoArrived(context, info, eol, completesSync: false)
@@ -314,7 +323,11 @@ final class MonitorSession: Sendable {
         guard let context, let info = info?.pointee else { return }
         let name = string(info.server_name) ?? "unknown"
         let server = string(info.server_version).map { "\(name) \($0)" } ?? name
-        emit(state.withLock { $0.updateServer(context, server: server, defaultSink: string(info.default_sink_name)) })
+        let address = string(libpulse.context_get_server(context)) ?? ""
+        emit(state.withLock { s in
+            if s.isLive(context) { (s.cookie, s.address) = (info.cookie, address) }
+            return s.updateServer(context, server: server, defaultSink: string(info.default_sink_name))
+        })
     }
 
     private func sinkInfoArrived(_ context: OpaquePointer?, _ info: UnsafePointer<pa_sink_info>?, _ eol: Int32) {
@@ -332,6 +345,7 @@ final class MonitorSession: Sendable {
             // End of the list (or an error, e.g. the stream already vanished).
             if completesSync {
                 emit(state.withLock { $0.finishSync(context) })
+                duckingConnected(context)
             }
             return
         }
@@ -341,8 +355,12 @@ final class MonitorSession: Sendable {
             sink: info.sink,
             isPhone: SinkInput.isCall(role: property(properties, ss_prop_media_role())),
             pid: property(properties, ss_prop_application_process_id()).flatMap { Int32($0) },
-            application: property(properties, ss_prop_application_name()))
+            application: property(properties, ss_prop_application_name()),
+            volume: info.has_volume != 0 ? Self.values(of: info.volume) : [],
+            volumeWritable: info.volume_writable != 0,
+            restoreID: property(properties, ss_prop_stream_restore_id()))
         emit(state.withLock { $0.upsertSinkInput(context, input) })
+        duckingSaw(context, input)
     }
 
     // MARK: Helpers
@@ -358,15 +376,15 @@ final class MonitorSession: Sendable {
     }
 
     /// Drops our reference to an operation; libpulse keeps it alive until done.
-    private func unref(_ operation: OpaquePointer?) {
+    func unref(_ operation: OpaquePointer?) {
         if let operation { libpulse.operation_unref(operation) }
     }
 
-    private func string(_ cString: UnsafePointer<CChar>?) -> String? {
+    func string(_ cString: UnsafePointer<CChar>?) -> String? {
         cString.map { String(cString: $0) }
     }
 
-    private func property(_ list: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> String? {
+    func property(_ list: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> String? {
         guard let list, let key else { return nil }
         return string(libpulse.proplist_gets(list, key))
     }

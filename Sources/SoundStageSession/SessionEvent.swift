@@ -56,6 +56,12 @@ public enum SessionEvent: Sendable, CustomStringConvertible {
     case otherMusicPaused([String])
     /// The session resumed these music players it had paused, which nobody had touched since.
     case otherMusicResumed([String])
+    /// The session began to lower other applications' streams by this many dB
+    /// (``AudioSession/CategoryOptions/duckOthers``).
+    case otherAudioDucked(depth: Double)
+    /// The session stopped lowering other applications; these (application names) got their
+    /// volumes back (a stream the user changed meanwhile is left as set, and not named).
+    case otherAudioRestored([String])
 
     /// A one-line description.
     public var description: String {
@@ -75,6 +81,8 @@ public enum SessionEvent: Sendable, CustomStringConvertible {
         case .watcherUnavailable(let what, let reason): return "watcherUnavailable(\(what): \(reason))"
         case .otherMusicPaused(let players): return "otherMusicPaused(\(players.joined(separator: ", ")))"
         case .otherMusicResumed(let players): return "otherMusicResumed(\(players.joined(separator: ", ")))"
+        case .otherAudioDucked(let depth): return "otherAudioDucked(depth: \(depth) dB)"
+        case .otherAudioRestored(let names): return "otherAudioRestored(\(names.joined(separator: ", ")))"
         }
     }
 }

@@ -1,4 +1,5 @@
 import CPulse
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -43,6 +44,7 @@ final class SoundServerMonitor: Sendable {
     }
 
     private let clientName: String
+    private let recordFolder: URL?
     private let handler: @Sendable (SoundServerEvent) -> Void
     /// The running session, if any. A session owns one mainloop and lives from
     /// `start()` to `stop()`; a later `start()` creates a fresh one.
@@ -54,9 +56,12 @@ final class SoundServerMonitor: Sendable {
     ///   - clientName: The client name shown by the server (`pactl list clients`).
     ///   - onEvent: Called on the monitor's mainloop thread for every event, in order.
     ///     Must return quickly and must not block (see the type's documentation).
-    init(clientName: String = "SoundStage session monitor",
+    ///   - recordFolder: Where what the session lowers of other applications is recorded, and
+    ///     where records of killed processes are looked for (``DuckingRecord``); nil: nowhere.
+    init(clientName: String = "SoundStage session monitor", recordFolder: URL? = DuckingRecord.defaultFolder,
                 onEvent: @escaping @Sendable (SoundServerEvent) -> Void) {
         self.clientName = clientName
+        self.recordFolder = recordFolder
         self.handler = onEvent
     }
 
@@ -81,7 +86,7 @@ final class SoundServerMonitor: Sendable {
         }
         current.withLock { session in
             guard session == nil else { return }
-            session = MonitorSession.launch(clientName: clientName, handler: handler)
+            session = MonitorSession.launch(clientName: clientName, recordFolder: recordFolder, handler: handler)
         }
     }
 
@@ -102,6 +107,19 @@ final class SoundServerMonitor: Sendable {
         let session = current.withLock { $0.take() }
         session?.stop()
     }
+
+    /// Lowers other applications' streams by `depth` dB from now on (see
+    /// ``MonitorSession/startDucking(depth:)``); once connected, when not yet. Not on the
+    /// monitor's thread.
+    func startDucking(depth: Double) { session?.startDucking(depth: depth) }
+
+    /// Gives other applications' streams their volumes back (see
+    /// ``MonitorSession/stopDucking(timeout:)``); returns the applications given back theirs.
+    @discardableResult
+    func stopDucking(timeout: Duration = .seconds(1)) -> [String] { session?.stopDucking(timeout: timeout) ?? [] }
+
+    /// Whether it lowers other applications' streams now.
+    var isDucking: Bool { session?.isDucking ?? false }
 
     /// `true` while a connection is up and its initial state has been read
     /// (from ``SoundServerEvent/connected(server:defaultSink:)`` until

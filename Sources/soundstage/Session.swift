@@ -21,6 +21,15 @@ struct Session: ParsableCommand {
     @Option(help: "The session category: \(AudioSession.Category.allCases.map(\.rawValue).joined(separator: ", ")).")
     var category: String = AudioSession.Category.soloAmbient.rawValue
 
+    @Flag(help: "Let other applications' music play on (the category option mixWithOthers).")
+    var mixWithOthers = false
+
+    @Flag(help: "Lower other applications while the session is active, and give them their volumes back after (duckOthers).")
+    var duckOthers = false
+
+    @Option(help: "How many dB lower --duck-others plays other applications.")
+    var duckingDepth: Double?
+
     @Flag(help: "Play the sound as an effect, which keeps playing when its device goes, rather than as music, which pauses.")
     var effect = false
 
@@ -61,7 +70,11 @@ struct Session: ParsableCommand {
         }
         let session = AudioSession.shared
         do {
-            try session.setCategory(category)
+            var options: AudioSession.CategoryOptions = []
+            if mixWithOthers { options.insert(.mixWithOthers) }
+            if duckOthers { options.insert(.duckOthers) }
+            try session.setCategory(category, options: options)
+            if let duckingDepth { try session.setDuckingDepth(duckingDepth) }
         } catch {
             fail("\(error)")
         }

@@ -51,8 +51,8 @@ package final class PrivatePulse: Sendable {
             // refuses to start where another server holds it (a second private server, or one
             // beside the PipeWire lane's bus: seen in CI).
             _ = try ToolRunner.runDiscardingOutput(pulseaudio, ["-D", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix"],
-                                                   environment: ["XDG_RUNTIME_DIR": runtime.path,
-                                                                 "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime.path)/no-session-bus"])
+                                                   environment: daemonState.merging(["XDG_RUNTIME_DIR": runtime.path,
+                                                                 "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime.path)/no-session-bus"]) { $1 })
         case .pipewire:
             // WirePlumber needs a session bus; each program waits for the one before.
             let bus = runtime.appendingPathComponent("bus")
@@ -71,8 +71,16 @@ package final class PrivatePulse: Sendable {
         throw PulseError("the private \(kind) server did not start in \(runtime.path)")
     }
 
+    /// Where the servers keep what they remember (PulseAudio's module-stream-restore, the volume
+    /// of each application's streams; WirePlumber's state): in the runtime folder, never the
+    /// user's home.
+    private var daemonState: [String: String] {
+        let state = runtime.appendingPathComponent("state").path
+        return ["PULSE_STATE_PATH": state, "XDG_STATE_HOME": state, "XDG_CONFIG_HOME": state]
+    }
+
     private func launch(_ program: String, _ arguments: [String]) throws {
-        let pid = try Spawn.start(try #require(ToolRunner.which(program)), arguments, environment: environment)
+        let pid = try Spawn.start(try #require(ToolRunner.which(program)), arguments, environment: environment.merging(daemonState) { $1 })
         daemons.withLock { $0.append(pid) }
     }
 

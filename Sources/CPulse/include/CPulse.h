@@ -8,6 +8,7 @@
 #define SOUNDSTAGE_CPULSE_H
 
 #include <pulse/pulseaudio.h>
+#include <pulse/ext-stream-restore.h>
 #include <stdint.h>
 #include <sys/time.h>
 #include <CLibraryLoader.h>
@@ -37,6 +38,12 @@
     X(pa_context_get_sink_info_by_index, context_get_sink_info_by_index) \
     X(pa_context_get_sink_input_info_list, context_get_sink_input_info_list) \
     X(pa_context_get_sink_input_info, context_get_sink_input_info) \
+    X(pa_context_set_sink_input_volume, context_set_sink_input_volume) \
+    X(pa_context_get_server, context_get_server) \
+    X(pa_ext_stream_restore_read, ext_stream_restore_read) \
+    X(pa_ext_stream_restore_write, ext_stream_restore_write) \
+    X(pa_sw_volume_from_dB, sw_volume_from_dB) \
+    X(pa_sw_volume_multiply, sw_volume_multiply) \
     X(pa_context_rttime_restart, context_rttime_restart) \
     X(pa_operation_unref, operation_unref) \
     X(pa_strerror, strerror) \
@@ -58,6 +65,24 @@ static inline const char *_Nonnull ss_prop_application_name(void) { return PA_PR
 
 /// Property key "application.process.id" (PA_PROP_APPLICATION_PROCESS_ID).
 static inline const char *_Nonnull ss_prop_application_process_id(void) { return PA_PROP_APPLICATION_PROCESS_ID; }
+
+/// Property key "module-stream-restore.id": the name under which the server remembers a
+/// stream's volume for the application's next stream (PulseAudio's module-stream-restore,
+/// and pipewire-pulse).
+static inline const char *_Nonnull ss_prop_stream_restore_id(void) { return "module-stream-restore.id"; }
+
+/// Channel `i` of a volume (0 past its channels).
+static inline uint32_t ss_cvolume_value(const pa_cvolume *_Nonnull v, unsigned i) {
+    return i < v->channels && i < PA_CHANNELS_MAX ? v->values[i] : 0;
+}
+
+/// A volume of `channels` channels (at most PA_CHANNELS_MAX) from their values.
+static inline pa_cvolume ss_cvolume_make(const uint32_t *_Nonnull values, unsigned channels) {
+    pa_cvolume v;
+    v.channels = (uint8_t)(channels < PA_CHANNELS_MAX ? channels : PA_CHANNELS_MAX);
+    for (unsigned i = 0; i < v.channels; i++) v.values[i] = values[i];
+    return v;
+}
 
 /// The subscription mask used by the monitor: SERVER | SINK | SINK_INPUT.
 static inline pa_subscription_mask_t ss_monitor_subscription_mask(void) {

@@ -131,8 +131,14 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:568
-    static func line568() async throws {
+    /// README.md:447
+    static func line447() async throws {
+        try AudioSession.shared.setCategory(.playback, options: .duckOthers)   // a voice-over above the music
+        try AudioSession.shared.setDuckingDepth(15)
+    }
+
+    /// README.md:587
+    static func line587() async throws {
         let music = SystemMusicPlayer.shared
         if case .available = await music.ready() {       // bounded: a player that hangs is skipped
             print(music.nowPlayingItem?.description ?? "nothing playing")   // Title — Artist (Album)
@@ -141,8 +147,8 @@ extension READMESamples {
         _ = (music)   // the values the sample shows
     }
 
-    /// README.md:611
-    static func line611() async throws {
+    /// README.md:640
+    static func line640() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -161,7 +167,8 @@ extension READMESamples {
         DocSample("README.md:341", line341),
         DocSample("README.md:360", line360),
         DocSample("README.md:413", line413),
-        DocSample("README.md:568", line568),
-        DocSample("README.md:611", line611),
+        DocSample("README.md:447", line447),
+        DocSample("README.md:587", line587),
+        DocSample("README.md:640", line640),
     ]
 }

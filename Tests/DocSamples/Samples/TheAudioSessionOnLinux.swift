@@ -32,8 +32,16 @@ extension TheAudioSessionOnLinuxSamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:65
-    static func line65() async throws {
+    /// Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:62
+    static func line62() async throws {
+        let session = AudioSession.shared
+        try session.setCategory(.playback, options: .duckOthers)   // a voice-over above the user's music
+        try session.setDuckingDepth(15)
+        _ = (session)   // the values the sample shows
+    }
+
+    /// Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:78
+    static func line78() async throws {
         music.interruptionPolicy = .resume
         snare.interruptionPolicy = .stop
         music.outputLossPolicy = .pause
@@ -42,6 +50,7 @@ extension TheAudioSessionOnLinuxSamples {
     static let samples: [DocSample] = [
         DocSample("Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:22", line22),
         DocSample("Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:50", line50),
-        DocSample("Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:65", line65),
+        DocSample("Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:62", line62),
+        DocSample("Sources/SoundStage/SoundStage.docc/TheAudioSessionOnLinux.md:78", line78),
     ]
 }

@@ -1,0 +1,118 @@
+/// One stream of another application that a session lowered (a sink input), with the volumes
+/// to tell the server's word from the user's.
+struct DuckedStream: Codable, Sendable, Equatable {
+    /// The server's index for the stream (never reused while the server runs).
+    var index: UInt32
+    /// Its `application.name`.
+    var application: String?
+    /// Its `module-stream-restore.id`: the name under which the server remembers its volume
+    /// for the application's next stream.
+    var restoreID: String?
+    /// Its volume before it was lowered, per channel (`pa_volume_t`).
+    var original: [UInt32]
+    /// The volume it was lowered to.
+    var lowered: [UInt32]
+    /// The server has shown the lowered volume: from now on, any other volume is the user's.
+    var confirmed = false
+
+    /// Whether two volumes are the same, as far as a server's read-back goes: PulseAudio gives
+    /// back what was set; pipewire-pulse keeps volumes as floats and may give back a neighbour.
+    static func same(_ a: [UInt32], _ b: [UInt32]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in
+            let (lo, hi) = (min(x, y), max(x, y))
+            return hi - lo <= max(4, hi / 2000)
+        }
+    }
+}
+
+/// What a session's ducking knows of the server's streams (on the monitor's connection): the
+/// streams it lowered, the ones the user took back, and the ones that went while lowered.
+struct StreamDucking: Sendable {
+    /// The factor streams are lowered by (`pa_volume_t`, `PA_VOLUME_NORM` is 1).
+    let factor: UInt32
+    /// How much lower, in dB.
+    let depth: Double
+    /// The streams lowered, by index.
+    var streams: [UInt32: DuckedStream] = [:]
+    /// Streams the user changed after they were lowered: theirs, not lowered again.
+    var released: Set<UInt32> = []
+    /// Streams that went while lowered: the server may remember the lowered volume for their
+    /// application's next stream (PulseAudio's module-stream-restore does), which is put right
+    /// when the ducking ends.
+    var vanished: [DuckedStream] = []
+
+    /// What to do about a stream seen (new, or changed).
+    enum Step: Equatable {
+        /// Nothing.
+        case none
+        /// Lower it to this volume.
+        case lower([UInt32])
+        /// The user changed it: it is left as set (the record changed).
+        case released
+        /// A new stream that took the lowered volume the server remembered for its application:
+        /// it is lowered already, and gets the volume from before back (the record changed).
+        case adopted
+    }
+
+    /// Whether the session lowers this stream: another process's, not a call, its volume
+    /// settable and not zero. (PipeWire starts a stream at 0 until its session manager gives it
+    /// its volume; lowered then, the 0 would be set, and kept as the application's volume.)
+    static func lowers(_ input: SinkInput, ownPID: Int32) -> Bool {
+        input.pid != ownPID && !input.isPhone && input.volumeWritable && input.volume.contains { $0 > 0 }
+    }
+
+    /// Takes in a stream as the server shows it now.
+    mutating func saw(_ input: SinkInput, ownPID: Int32, lower: ([UInt32]) -> [UInt32]) -> Step {
+        if let stream = streams[input.index] {
+            if DuckedStream.same(input.volume, stream.lowered) {
+                streams[input.index]?.confirmed = true
+                return .none
+            }
+            // Before the lowered volume shows, the old one is only the server running behind.
+            if !stream.confirmed && DuckedStream.same(input.volume, stream.original) { return .none }
+            streams[input.index] = nil
+            released.insert(input.index)
+            return .released
+        }
+        guard !released.contains(input.index), Self.lowers(input, ownPID: ownPID) else { return .none }
+        // The server may start an application's new stream at the volume it remembers for it,
+        // which is the lowered one once the session lowered another of its streams (PulseAudio's
+        // module-stream-restore remembers every volume a client sets): it is given back the
+        // volume from before.
+        let remembered = { (s: DuckedStream) in s.restoreID == input.restoreID && DuckedStream.same(s.lowered, input.volume) }
+        if input.restoreID != nil, let from = streams.values.sorted(by: { $0.index < $1.index }).first(where: remembered)
+            ?? vanished.first(where: remembered) {
+            vanished.removeAll { $0 == from }
+            var stream = from
+            stream.index = input.index
+            stream.lowered = input.volume
+            stream.confirmed = true
+            streams[input.index] = stream
+            return .adopted
+        }
+        let target = lower(input.volume)
+        streams[input.index] = DuckedStream(index: input.index, application: input.application, restoreID: input.restoreID,
+                                            original: input.volume, lowered: target)
+        return .lower(target)
+    }
+
+    /// A stream went; whether the record changed.
+    mutating func removed(_ index: UInt32) -> Bool {
+        released.remove(index)
+        guard let stream = streams.removeValue(forKey: index) else { return false }
+        if stream.restoreID != nil { vanished.append(stream) }
+        return true
+    }
+
+    /// The connection to the server was lost: its streams are gone with it (a server that
+    /// remembers volumes may still remember theirs).
+    mutating func lostServer() {
+        vanished += streams.values.filter { $0.restoreID != nil }.sorted { $0.index < $1.index }
+        streams.removeAll()
+        released.removeAll()
+    }
+
+    /// Everything the record keeps: the streams lowered, and the ones that went.
+    var recorded: [DuckedStream] { streams.values.sorted { $0.index < $1.index } + vanished }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What one process lowered on one sound server, kept in a file while it lasts
+/// (`$XDG_RUNTIME_DIR/soundstage/ducked-<pid>.json`), so that when the process is killed
+/// before it could give the volumes back, the next SoundStage session on that server does.
+struct DuckingRecord: Codable, Sendable, Equatable {
+    /// The process that lowered them.
+    var pid: Int32
+    /// When that process started (`/proc/<pid>/stat`, clock ticks since boot): a process that
+    /// took its number later is another one.
+    var started: UInt64
+    /// The server's address (`pa_context_get_server`).
+    var server: String
+    /// The server's cookie: a server started again at the same address is another one, and
+    /// its streams are new.
+    var cookie: UInt32
+    /// The streams lowered, and those that went while lowered.
+    var streams: [DuckedStream]
+
+    /// The folder records are kept in: `$XDG_RUNTIME_DIR/soundstage`, nil without it.
+    static var defaultFolder: URL? {
+        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
+        return URL(fileURLWithPath: runtime).appendingPathComponent("soundstage")
+    }
+
+    /// This process's record in `folder`.
+    static func file(in folder: URL, pid: Int32 = getpid()) -> URL {
+        folder.appendingPathComponent("ducked-\(pid).json")
+    }
+
+    /// When process `pid` started, nil when there is no such process.
+    static func startTime(of pid: Int32) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command (in parentheses, which may hold spaces): state is field 3, start time field 22.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+    }
+
+    /// Whether the process that wrote it still runs.
+    var writerIsAlive: Bool { Self.startTime(of: pid) == started }
+
+    /// Writes it (a new file, renamed over the old: a reader never sees half of one), or
+    /// removes the file when nothing is lowered. Failures are ignored: the record only helps
+    /// after a kill.
+    func save(in folder: URL) {
+        let file = Self.file(in: folder, pid: pid)
+        guard !streams.isEmpty else {
+            try? FileManager.default.removeItem(at: file)
+            return
+        }
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard let data = try? JSONEncoder().encode(self) else { return }
+        let temporary = folder.appendingPathComponent(".ducked-\(pid).json.new")
+        guard (try? data.write(to: temporary)) != nil else { return }
+        rename(temporary.path, file.path)
+    }
+
+    /// The records in `folder` whose process is gone, with their files.
+    static func orphans(in folder: URL) -> [(record: DuckingRecord, file: URL)] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.filter { $0.hasPrefix("ducked-") && $0.hasSuffix(".json") }.compactMap { name in
+            let file = folder.appendingPathComponent(name)
+            guard let data = try? Data(contentsOf: file), let record = try? JSONDecoder().decode(DuckingRecord.self, from: data),
+                  record.pid != getpid(), !record.writerIsAlive else { return nil }
+            return (record, file)
+        }
+    }
+
+    /// Whether a server at `address` could still be the one a record names: a local socket
+    /// that is gone never comes back with the same streams.
+    static func serverMayRun(at address: String) -> Bool {
+        let path = address.hasPrefix("unix:") ? String(address.dropFirst(5)) : address
+        guard path.hasPrefix("/") else { return true }
+        return FileManager.default.fileExists(atPath: path)
+    }
+}

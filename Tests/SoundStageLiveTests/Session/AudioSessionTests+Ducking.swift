@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+import SoundStageTestSupport
+
+/// `duckOthers`: other applications lowered by the set depth while a game's session is active,
+/// each given back its exact volume after, also after the game was killed. The game is
+/// `soundstage session --duck-others` on a server of the test's own; the other applications
+/// are paplay playing tones; what they play is read with pactl and heard at the sink's monitor.
+@Suite("AudioSession ducking other applications (duckOthers)", .serialized)
+struct AudioSessionDuckingTests {
+    /// A server with a sink `apps` (the default) that the other applications and the game play to.
+    static func server(_ kind: PrivatePulse.Kind, remembering: Bool = false) throws -> PrivatePulse {
+        let pulse = try PrivatePulse(kind)
+        do {
+            _ = try pulse.addSink("apps")
+            _ = try pulse.pactl(["set-default-sink", "apps"])
+            // PulseAudio's module that remembers each application's volume for its next stream,
+            // as desktops load it (its memory in the server's runtime folder).
+            if remembering { #expect(try pulse.pactl(["load-module", "module-stream-restore"]).status == 0) }
+        } catch {
+            pulse.stop()
+            throw error
+        }
+        return pulse
+    }
+
+    /// The level of the 440 Hz tone over the last quarter second at the sink, once it settled
+    /// (two quarter seconds in a row within 0.1 dB).
+    static func level(_ recording: ChildProcess) -> Double {
+        var last = -200.0
+        var settled = -200.0
+        Poll.until(seconds: 5, every: 0.25) {
+            let tail = Array(recording.samples.suffix(12_000))
+            guard tail.count == 12_000 else { return false }
+            let now = toneDB(tail, frequency: 440, sampleRate: 48_000)
+            defer { last = now }
+            settled = now
+            return abs(now - last) < 0.1
+        }
+        return settled
+    }
+
+    /// A volume in dB, as PulseAudio's cubic scale maps it.
+    static func dB(_ volume: UInt32) -> Double { 60 * log10(Double(volume) / 65536) }
+
+    @Test("duckOthers lowers other applications by the set depth (pactl, and the sink within 0.5 dB), those that come too, and gives each its exact volume back", arguments: PrivatePulse.Kind.allCases)
+    func lowersAndGivesBack(kind: PrivatePulse.Kind) throws {
+        try #require(kind.isInstalled, "\(kind) is not installed")
+        let pulse = try Self.server(kind)
+        defer { pulse.stop() }
+        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        defer { music.stop() }
+        try music.setVolume(percent: 70)
+        let original = try #require(music.stream?.volume)
+        let recording = try pulse.record("apps", latencyMilliseconds: 20)
+        defer { recording.stop() }
+        let before = Self.level(recording)
+        #expect(before > -20, "the music is heard before the game: \(before) dB")
+
+        let game = try pulse.session(["--category", "playback", "--duck-others", "--ducking-depth", "12"])
+        defer { game.stop() }
+        #expect(game.waitForLine(containing: "otherAudioDucked(depth: 12.0 dB)") != nil, "\(game.lines)")
+        #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume != original }, "lowered")
+        let lowered = try #require(music.stream?.volume)
+        for (was, now) in zip(original, lowered) {
+            #expect(abs(Self.dB(now) - Self.dB(was) + 12) < 0.01, "lowered by 12 dB at the server: \(was) -> \(now)")
+        }
+        let during = Self.level(recording)
+        #expect(abs(before - during - 12) < 0.5, "12 dB lower at the sink: \(before) -> \(during) dB")
+
+        // An application that starts while the game plays is lowered too.
+        let late = try OtherApplication(pulse, name: "late", hz: 660, sink: "apps")
+        defer { late.stop() }
+        #expect(Poll.until(seconds: 5, every: 0.02) { (late.stream?.volume.first).map { abs(Self.dB($0) + 12) < 0.01 } ?? false },
+                "the late one lowered from 100 %: \(String(describing: late.stream))")
+
+        game.signal(SIGINT)
+        #expect(Poll.until(seconds: 5, every: 0.02) { !game.isRunning } && game.ending == "exit 0", "\(game.ending) \(game.lines)")
+        #expect(music.stream?.volume == original, "the exact volume back: \(String(describing: music.stream)) against \(original)")
+        #expect(late.stream?.volume.allSatisfy { $0 == 65536 } == true, "\(String(describing: late.stream))")
+        let after = Self.level(recording)
+        #expect(abs(after - before) < 0.5, "heard as before: \(before) -> \(after) dB")
+        #expect(!FileManager.default.fileExists(atPath: pulse.runtime.appendingPathComponent("soundstage/ducked-\(game.pid).json").path),
+                "no record left")
+    }
+
+    @Test("a stream the user changed while lowered is left as they set it; a call is not lowered")
+    func userChangeIsKept() throws {
+        try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
+        let pulse = try Self.server(.pulseaudio)
+        defer { pulse.stop() }
+        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        defer { music.stop() }
+        let video = try OtherApplication(pulse, name: "video", hz: 550, sink: "apps")
+        defer { video.stop() }
+        try music.setVolume(percent: 70)
+        try video.setVolume(percent: 90)
+        let original = try #require(video.stream?.volume)
+        // `ambient`: a call does not interrupt it, so the call plays beside the game, not lowered.
+        let game = try pulse.session(["--category", "ambient", "--duck-others"])
+        defer { game.stop() }
+        #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume.first != 45875 && video.stream?.volume != original })
+        let call = try OtherApplication(pulse, name: "call", hz: 330, sink: "apps", properties: ["media.role": "phone"])
+        defer { call.stop() }
+        try music.setVolume(percent: 40)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(call.stream?.volume.allSatisfy { $0 == 65536 } == true, "a call is never lowered: \(String(describing: call.stream))")
+        game.stop()
+        #expect(game.ending == "exit 0", "\(game.ending) \(game.lines)")
+        #expect(video.waitForVolume(original[0]), "the untouched one back: \(String(describing: video.stream))")
+        #expect(music.stream?.volume.allSatisfy { $0 == 26214 } == true, "the user's 40 % kept: \(String(describing: music.stream))")
+    }
+
+    @Test("the server remembers the volume from before for an application whose stream went, or came again, while lowered")
+    func rememberedVolumes() throws {
+        try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
+        let pulse = try Self.server(.pulseaudio, remembering: true)
+        defer { pulse.stop() }
+        var music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        try music.setVolume(percent: 70)
+        let player = try OtherApplication(pulse, name: "player", hz: 550, sink: "apps")
+        try player.setVolume(percent: 80)
+        let (musicVolume, playerVolume) = (try #require(music.stream?.volume), try #require(player.stream?.volume))
+        let game = try pulse.session(["--category", "playback", "--duck-others"])
+        defer { game.stop() }
+        #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume != musicVolume && player.stream?.volume != playerVolume })
+        // The music's next track is a new stream: the server starts it at the lowered volume it
+        // remembered; it stays lowered, not lowered twice.
+        let lowered = try #require(music.stream?.volume)
+        music.stop()
+        music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        defer { music.stop() }
+        #expect(music.stream?.volume == lowered, "\(String(describing: music.stream)) against \(lowered)")
+        // The player quits while lowered.
+        player.stop()
+        game.stop()
+        #expect(game.ending == "exit 0", "\(game.ending) \(game.lines)")
+        #expect(music.waitForVolume(musicVolume[0]), "the new stream gets the volume from before: \(String(describing: music.stream))")
+        let again = try OtherApplication(pulse, name: "player", hz: 550, sink: "apps")
+        defer { again.stop() }
+        #expect(again.stream?.volume == playerVolume, "the player starts again at its 80 %: \(String(describing: again.stream))")
+    }
+
+    @Test("a game killed while lowering: the next session gives back the exact volumes and what the server remembers", arguments: PrivatePulse.Kind.allCases)
+    func killedGame(kind: PrivatePulse.Kind) throws {
+        try #require(kind.isInstalled, "\(kind) is not installed")
+        let pulse = try Self.server(kind, remembering: kind == .pulseaudio)
+        defer { pulse.stop() }
+        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        defer { music.stop() }
+        try music.setVolume(percent: 70)
+        let player = try OtherApplication(pulse, name: "player", hz: 550, sink: "apps")
+        try player.setVolume(percent: 80)
+        let (musicVolume, playerVolume) = (try #require(music.stream?.volume), try #require(player.stream?.volume))
+        let game = try pulse.session(["--category", "playback", "--duck-others", "--ducking-depth", "20"])
+        #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume != musicVolume && player.stream?.volume != playerVolume })
+        let record = pulse.runtime.appendingPathComponent("soundstage/ducked-\(game.pid).json")
+        #expect(Poll.until(seconds: 2, every: 0.02) { FileManager.default.fileExists(atPath: record.path) }, "recorded while lowered")
+        game.signal(SIGKILL)
+        #expect(Poll.until(seconds: 5, every: 0.02) { !game.isRunning })
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(music.stream.map { abs(Self.dB($0.volume[0]) - Self.dB(musicVolume[0]) + 20) < 0.01 } == true, "still lowered after the kill")
+        // The player quits after the kill: the server remembers its lowered volume.
+        player.stop()
+
+        // The next game (any session that watches the server) gives it back.
+        let next = try pulse.session(["--seconds", "1.5"])
+        defer { next.stop() }
+        #expect(music.waitForVolume(musicVolume[0]), "the exact volume back: \(String(describing: music.stream))")
+        #expect(Poll.until(seconds: 3, every: 0.02) { !FileManager.default.fileExists(atPath: record.path) }, "the record is gone")
+        #expect(Poll.until(seconds: 5, every: 0.02) { !next.isRunning } && next.ending == "exit 0", "\(next.ending) \(next.lines)")
+        let again = try OtherApplication(pulse, name: "player", hz: 550, sink: "apps")
+        defer { again.stop() }
+        // PipeWire (WirePlumber) remembers a stream's volume only some time after it is set;
+        // measured on PulseAudio's module-stream-restore.
+        if kind == .pulseaudio {
+            #expect(again.stream?.volume == playerVolume, "the player starts again at its 80 %: \(String(describing: again.stream))")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import SoundStageSession
+
+/// What the ducking makes of the streams the server shows, step by step: which it lowers, how
+/// it tells the server running behind from the user, and the volumes servers remember.
+/// (Heard and read back at real servers in the live tier: `AudioSessionDuckingTests`.)
+@Suite("Stream ducking: the server's word and the user's")
+struct StreamDuckingTests {
+    static let half: UInt32 = 32768
+    static func lower(_ v: [UInt32]) -> [UInt32] { v.map { UInt32(UInt64($0) * UInt64(half) / 65536) } }
+    static func input(_ index: UInt32, _ volume: UInt32, pid: Int32 = 100, app: String = "music", phone: Bool = false) -> SinkInput {
+        SinkInput(index: index, sink: 0, isPhone: phone, pid: pid, application: app, volume: [volume, volume], volumeWritable: true,
+                  restoreID: "sink-input-by-application-name:\(app)")
+    }
+
+    @Test("lowers other processes' streams once; the old volume before the lowered one shows is the server behind, after it the user")
+    func serverOrUser() {
+        var d = StreamDucking(factor: Self.half, depth: 6)
+        #expect(d.saw(Self.input(1, 40000), ownPID: 7, lower: Self.lower) == .lower([20000, 20000]))
+        #expect(d.saw(Self.input(1, 40000), ownPID: 7, lower: Self.lower) == .none, "the server has not applied it yet")
+        #expect(d.streams[1]?.confirmed == false)
+        #expect(d.saw(Self.input(1, 20000), ownPID: 7, lower: Self.lower) == .none)
+        #expect(d.streams[1]?.confirmed == true)
+        #expect(d.saw(Self.input(1, 40000), ownPID: 7, lower: Self.lower) == .released, "after it showed lowered, another volume is the user's")
+        #expect(d.streams[1] == nil)
+        #expect(d.saw(Self.input(1, 30000), ownPID: 7, lower: Self.lower) == .none, "the user's stream is not lowered again")
+    }
+
+    @Test("not lowered: its own streams, calls, streams at volume 0 (PipeWire's before its session manager sets one) until they get one")
+    func notLowered() {
+        var d = StreamDucking(factor: Self.half, depth: 6)
+        #expect(d.saw(Self.input(1, 40000, pid: 7), ownPID: 7, lower: Self.lower) == .none)
+        #expect(d.saw(Self.input(2, 40000, phone: true), ownPID: 7, lower: Self.lower) == .none)
+        #expect(d.saw(Self.input(3, 0), ownPID: 7, lower: Self.lower) == .none)
+        #expect(d.saw(Self.input(3, 50000), ownPID: 7, lower: Self.lower) == .lower([25000, 25000]))
+        #expect(d.streams.keys.sorted() == [3])
+    }
+
+    @Test("a new stream at the lowered volume the server remembered is adopted with the volume from before; one that went is kept for the record")
+    func remembered() {
+        var d = StreamDucking(factor: Self.half, depth: 6)
+        _ = d.saw(Self.input(1, 40000), ownPID: 7, lower: Self.lower)
+        _ = d.saw(Self.input(1, 20000), ownPID: 7, lower: Self.lower)
+        #expect(d.saw(Self.input(2, 20000), ownPID: 7, lower: Self.lower) == .adopted, "the app's next stream, started lowered")
+        #expect(d.streams[2]?.original == [40000, 40000])
+        let removed = d.removed(1)
+        #expect(removed)
+        #expect(d.vanished.map(\.index) == [1])
+        #expect(d.saw(Self.input(3, 20000, app: "other"), ownPID: 7, lower: Self.lower) == .lower([10000, 10000]), "another app's is its own")
+        d.lostServer()
+        #expect(d.streams.isEmpty && d.vanished.count == 3)
+        #expect(d.recorded.count == 3)
+    }
+
+    @Test("volumes compare as servers read them back: PulseAudio exactly, pipewire-pulse within a few steps")
+    func sameVolume() {
+        #expect(DuckedStream.same([45875, 45875], [45875, 45875]))
+        #expect(DuckedStream.same([45875], [45878]))
+        #expect(!DuckedStream.same([45875], [45900]))
+        #expect(!DuckedStream.same([45875], [45875, 45875]))
+    }
+}
