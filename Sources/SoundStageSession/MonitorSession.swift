@@ -33,9 +33,14 @@ final class MonitorSession: Sendable {
     let state = LockedBox(MonitorConnection())
     /// Where what the session lowered is recorded (see ``DuckingRecord``); nil: nowhere.
     let recordFolder: URL?
-    /// Held while the ducking ends: a second caller (the exit's, beside the session's) waits
-    /// until the first has heard the server, so the process does not end before it did.
-    let duckingStop = NSLock()
+    /// Whether the mainloop was freed (``shutdown()``), held by whoever locks the mainloop from
+    /// outside it (the ducking): a second caller (the exit's, beside the session's) waits until
+    /// the first has heard the server, so the process does not end before it did, and none
+    /// locks a mainloop that is gone.
+    let lifecycle = LockedBox(false)
+    /// Tells this monitor's ducking record from another monitor's in the same process.
+    let serial = MonitorSession.serials.withLock { n in defer { n += 1 }; return n }
+    private static let serials = LockedBox(0)
 
     private init(loop: PulseHandle, clientName: String, recordFolder: URL?, handler: @escaping @Sendable (SoundServerEvent) -> Void) {
         self.loop = loop
@@ -114,11 +119,14 @@ final class MonitorSession: Sendable {
     /// reference taken in `launch()`. Must not run on the loop thread. The
     /// caller holds its own reference, so `self` outlives this call.
     private func shutdown() {
-        libpulse.threaded_mainloop_lock(loop.raw)
-        closeConnection()
-        libpulse.threaded_mainloop_unlock(loop.raw)
-        libpulse.threaded_mainloop_stop(loop.raw)
-        libpulse.threaded_mainloop_free(loop.raw)
+        lifecycle.withLock { freed in
+            libpulse.threaded_mainloop_lock(loop.raw)
+            closeConnection()
+            libpulse.threaded_mainloop_unlock(loop.raw)
+            libpulse.threaded_mainloop_stop(loop.raw)
+            libpulse.threaded_mainloop_free(loop.raw)
+            freed = true
+        }
         Unmanaged.passUnretained(self).release()
     }
 
@@ -238,7 +246,6 @@ final class MonitorSession: Sendable {
             }
             s.phase = .failed
             s.forgetServer()
-            s.ducking?.lostServer()
             let delay = s.retryDelay
             s.retryDelay = min(s.retryDelay * 2, Self.maximumRetryDelay)
             return (events, delay, s.timer)

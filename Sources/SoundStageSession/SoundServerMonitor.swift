@@ -105,13 +105,16 @@ final class SoundServerMonitor: Sendable {
     ///   right after; it creates a new, independent session.
     func stop() {
         let session = current.withLock { $0.take() }
+        // What it lowers of other applications goes back first (not from the loop's thread,
+        // which cannot wait for itself: the record is there for the next session then).
+        session?.stopDucking(timeout: .seconds(1))
         session?.stop()
     }
 
     /// Lowers other applications' streams by `depth` dB from now on (see
     /// ``MonitorSession/startDucking(depth:)``); once connected, when not yet. Not on the
     /// monitor's thread.
-    func startDucking(depth: Double) { session?.startDucking(depth: depth) }
+    func startDucking(depth: Double) -> Bool { session?.startDucking(depth: depth) ?? false }
 
     /// Gives other applications' streams their volumes back (see
     /// ``MonitorSession/stopDucking(timeout:)``); returns the applications given back theirs.

@@ -46,6 +46,8 @@
     X(pa_sw_volume_multiply, sw_volume_multiply) \
     X(pa_context_rttime_restart, context_rttime_restart) \
     X(pa_operation_unref, operation_unref) \
+    X(pa_operation_get_state, operation_get_state) \
+    X(pa_operation_set_state_callback, operation_set_state_callback) \
     X(pa_strerror, strerror) \
     X(pa_rtclock_now, rtclock_now) \
     X(pa_proplist_gets, proplist_gets) \

@@ -45,7 +45,11 @@ extension AudioSession {
         guard let change else { return }
         if change.duck {
             Self.giveBackAtExit.register(change.monitor)
-            change.monitor.startDucking(depth: change.depth)
+            guard change.monitor.startDucking(depth: change.depth) else {
+                // The monitor is not running (no libpulse, or it could not start).
+                state.withLockedValue { $0.ducking = false }
+                return
+            }
             post(.otherAudioDucked(depth: change.depth))
         } else {
             post(.otherAudioRestored(change.monitor.stopDucking()))

@@ -15,6 +15,9 @@ struct DuckedStream: Codable, Sendable, Equatable {
     /// The server has shown the lowered volume: from now on, any other volume is the user's.
     var confirmed = false
 
+    /// The index of a stream that is gone (PA_INVALID_INDEX): no stream has it.
+    static let gone = UInt32.max
+
     /// Whether two volumes are the same, as far as a server's read-back goes: PulseAudio gives
     /// back what was set; pipewire-pulse keeps volumes as floats and may give back a neighbour.
     static func same(_ a: [UInt32], _ b: [UInt32]) -> Bool {
@@ -33,9 +36,15 @@ struct StreamDucking: Sendable {
     let factor: UInt32
     /// How much lower, in dB.
     let depth: Double
+    /// The server the streams are on: its address and cookie (nil before it was reached).
+    var server: (address: String, cookie: UInt32)?
+    /// The ducking ended while the server could not be reached: what it lowered is given back
+    /// once it can be.
+    var stopping = false
     /// The streams lowered, by index.
     var streams: [UInt32: DuckedStream] = [:]
-    /// Streams the user changed after they were lowered: theirs, not lowered again.
+    /// Streams left alone: the user changed them after they were lowered (theirs now), or
+    /// another SoundStage process that still runs lowered them. Never lowered again.
     var released: Set<UInt32> = []
     /// Streams that went while lowered: the server may remember the lowered volume for their
     /// application's next stream (PulseAudio's module-stream-restore does), which is put right
@@ -105,12 +114,32 @@ struct StreamDucking: Sendable {
         return true
     }
 
-    /// The connection to the server was lost: its streams are gone with it (a server that
-    /// remembers volumes may still remember theirs).
-    mutating func lostServer() {
-        vanished += streams.values.filter { $0.restoreID != nil }.sorted { $0.index < $1.index }
-        streams.removeAll()
-        released.removeAll()
+    /// The server reached is another than the one the streams were lowered on (it was started
+    /// again): its streams are gone (a server that remembers volumes may still remember theirs),
+    /// and their indices mean other streams now.
+    mutating func serverChanged(to server: (address: String, cookie: UInt32)) {
+        if self.server != nil {
+            vanished += streams.values.filter { $0.restoreID != nil }.sorted { $0.index < $1.index }
+            for i in vanished.indices { vanished[i].index = DuckedStream.gone }
+            streams.removeAll()
+            released.removeAll()
+        }
+        self.server = server
+    }
+
+    /// Takes on what a process that died left lowered on this server: `present`, the streams it
+    /// lowered that are still there as it left them, as lowered by this session (their volume
+    /// from before kept); the rest as gone.
+    mutating func adopt(_ record: DuckingRecord, present: Set<UInt32>) {
+        for var stream in record.streams {
+            if present.contains(stream.index) {
+                stream.confirmed = true
+                streams[stream.index] = stream
+            } else if stream.restoreID != nil {
+                stream.index = DuckedStream.gone
+                vanished.append(stream)
+            }
+        }
     }
 
     /// Everything the record keeps: the streams lowered, and the ones that went.

@@ -29,9 +29,35 @@ struct DuckingRecord: Codable, Sendable, Equatable {
         return URL(fileURLWithPath: runtime).appendingPathComponent("soundstage")
     }
 
-    /// This process's record in `folder`.
-    static func file(in folder: URL, pid: Int32 = getpid()) -> URL {
-        folder.appendingPathComponent("ducked-\(pid).json")
+    /// The record of this process's monitor number `serial` in `folder`.
+    static func file(in folder: URL, pid: Int32 = getpid(), serial: Int) -> URL {
+        folder.appendingPathComponent("ducked-\(pid)-\(serial).json")
+    }
+
+    /// How a record's server stands to the one a monitor reached.
+    enum Server: Equatable {
+        /// The same server, still running: the record's streams are its streams.
+        case same
+        /// A server at the same address started again since: the streams are gone, what it
+        /// remembers for their applications may not be.
+        case restarted
+        /// Another server.
+        case other
+    }
+
+    /// How the record's server stands to the one at `address` with `cookie`. The cookie tells
+    /// a server's run (random at each start); the address is compared without what depends on
+    /// how the client named the server (`unix:`, a `{machine id}` before it).
+    func server(address: String, cookie: UInt32) -> Server {
+        if self.cookie == cookie { return .same }
+        return Self.normalized(server) == Self.normalized(address) ? .restarted : .other
+    }
+
+    static func normalized(_ address: String) -> String {
+        var a = Substring(address)
+        if a.hasPrefix("{"), let close = a.firstIndex(of: "}") { a = a[a.index(after: close)...] }
+        if a.hasPrefix("unix:") { a = a.dropFirst(5) }
+        return String(a)
     }
 
     /// When process `pid` started, nil when there is no such process.
@@ -49,35 +75,27 @@ struct DuckingRecord: Codable, Sendable, Equatable {
     /// Writes it (a new file, renamed over the old: a reader never sees half of one), or
     /// removes the file when nothing is lowered. Failures are ignored: the record only helps
     /// after a kill.
-    func save(in folder: URL) {
-        let file = Self.file(in: folder, pid: pid)
+    func save(in folder: URL, serial: Int) {
+        let file = Self.file(in: folder, pid: pid, serial: serial)
         guard !streams.isEmpty else {
             try? FileManager.default.removeItem(at: file)
             return
         }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         guard let data = try? JSONEncoder().encode(self) else { return }
-        let temporary = folder.appendingPathComponent(".ducked-\(pid).json.new")
+        let temporary = folder.appendingPathComponent(".ducked-\(pid)-\(serial).json.new")
         guard (try? data.write(to: temporary)) != nil else { return }
         rename(temporary.path, file.path)
     }
 
-    /// The records in `folder` whose process is gone, with their files.
-    static func orphans(in folder: URL) -> [(record: DuckingRecord, file: URL)] {
+    /// The records of other processes in `folder`, with their files.
+    static func others(in folder: URL) -> [(record: DuckingRecord, file: URL)] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        return names.filter { $0.hasPrefix("ducked-") && $0.hasSuffix(".json") }.compactMap { name in
+        return names.filter { $0.hasPrefix("ducked-") && $0.hasSuffix(".json") }.sorted().compactMap { name in
             let file = folder.appendingPathComponent(name)
             guard let data = try? Data(contentsOf: file), let record = try? JSONDecoder().decode(DuckingRecord.self, from: data),
-                  record.pid != getpid(), !record.writerIsAlive else { return nil }
+                  record.pid != getpid() else { return nil }
             return (record, file)
         }
-    }
-
-    /// Whether a server at `address` could still be the one a record names: a local socket
-    /// that is gone never comes back with the same streams.
-    static func serverMayRun(at address: String) -> Bool {
-        let path = address.hasPrefix("unix:") ? String(address.dropFirst(5)) : address
-        guard path.hasPrefix("/") else { return true }
-        return FileManager.default.fileExists(atPath: path)
     }
 }

@@ -11,9 +11,9 @@ import Musl
 /// Lowering other applications' streams for a session (`duckOthers`), on the monitor's own
 /// connection: each stream's volume is set to its own times the ducking factor, and given back
 /// exactly when the ducking ends, unless the user changed it meanwhile. What is lowered is
-/// recorded (``DuckingRecord``), and a monitor that connects gives back what a killed process
-/// left lowered on its server. Lock order as everywhere in the monitor: mainloop lock, then
-/// `state`.
+/// recorded (``DuckingRecord``); a monitor that reaches the server takes on, or gives back, what
+/// a process that died left lowered there. Lock order as everywhere in the monitor: mainloop
+/// lock, then `state`; `lifecycle` before both.
 extension MonitorSession {
     /// The values of a libpulse volume.
     static func values(of volume: pa_cvolume) -> [UInt32] {
@@ -21,51 +21,69 @@ extension MonitorSession {
     }
 
     /// Starts lowering other applications' streams by `depth` dB, those there now and those that
-    /// come. Not on the loop thread.
-    func startDucking(depth: Double) {
-        libpulse.threaded_mainloop_lock(loop.raw)
-        defer { libpulse.threaded_mainloop_unlock(loop.raw) }
-        let factor = libpulse.sw_volume_from_dB(-depth)
-        let (context, inputs) = state.withLock { s -> (PulseHandle?, [SinkInput]) in
-            if s.ducking == nil { s.ducking = StreamDucking(factor: factor, depth: depth) }
-            return s.phase == .up ? (s.context, s.inputs.values.sorted { $0.index < $1.index }) : (nil, [])
+    /// come (once connected, when not yet). Not on the loop thread. False when the monitor is
+    /// stopped (nothing can be lowered).
+    func startDucking(depth: Double) -> Bool {
+        guard libpulse.threaded_mainloop_in_thread(loop.raw) == 0 else { return false }
+        return lifecycle.withLock { freed in
+            guard !freed else { return false }
+            libpulse.threaded_mainloop_lock(loop.raw)
+            defer { libpulse.threaded_mainloop_unlock(loop.raw) }
+            let factor = libpulse.sw_volume_from_dB(-depth)
+            let context = state.withLock { s -> PulseHandle? in
+                if s.ducking == nil { s.ducking = StreamDucking(factor: factor, depth: depth) } else { s.ducking?.stopping = false }
+                return s.phase == .up ? s.context : nil
+            }
+            if let context { lowerEveryStream(on: context.raw) }
+            return true
         }
-        guard let context else { return }  // lowered once connected (duckingConnected)
-        for input in inputs { duckingSaw(context.raw, input) }
     }
 
-    /// Ends the ducking: every stream still lowered, that the user has not changed, gets its
+    /// Ends the ducking: every stream still lowered that the user has not changed gets its
     /// volume back, and a server that remembered a lowered volume for a stream that went
     /// remembers the one before. Waits (up to `timeout`) until the server has done it; returns
-    /// the applications given back their volume. Not on the loop thread.
+    /// the applications given back their volume. The record is removed once the server
+    /// answered; while it cannot be reached, the give-back waits for it (the record kept). Not
+    /// on the loop thread.
     @discardableResult
     func stopDucking(timeout: Duration) -> [String] {
-        duckingStop.lock()
-        defer { duckingStop.unlock() }
-        let done = Countdown()
-        libpulse.threaded_mainloop_lock(loop.raw)
-        let (context, ducking) = state.withLock { s -> (PulseHandle?, StreamDucking?) in
-            defer { s.ducking = nil }
-            return (s.phase == .up ? s.context : nil, s.ducking)
+        guard libpulse.threaded_mainloop_in_thread(loop.raw) == 0 else { return [] }
+        return lifecycle.withLock { freed in
+            guard !freed else { return [] }
+            let done = Countdown()
+            libpulse.threaded_mainloop_lock(loop.raw)
+            let context = state.withLock { s -> PulseHandle? in
+                guard s.ducking != nil else { return nil }
+                guard s.phase == .up, let context = s.context else {
+                    s.ducking?.stopping = true
+                    return nil
+                }
+                return context
+            }
+            if let context {
+                let ducking = state.withLock { s in defer { s.ducking = nil }; return s.ducking }
+                if let ducking { giveBack(ducking.recorded, on: context.raw, done: done) }
+            }
+            libpulse.threaded_mainloop_unlock(loop.raw)
+            guard context != nil else { return [] }
+            if done.wait(timeout: timeout) {
+                libpulse.threaded_mainloop_lock(loop.raw)
+                saveRecord()
+                libpulse.threaded_mainloop_unlock(loop.raw)
+            }
+            return done.restored
         }
-        if let context, let ducking {
-            giveBack(ducking.recorded, on: context.raw, done: done)
-        }
-        saveRecord()
-        libpulse.threaded_mainloop_unlock(loop.raw)
-        _ = done.wait(timeout: timeout)
-        return done.restored
     }
 
     /// Whether the session lowers other streams now.
-    var isDucking: Bool { state.withLock { $0.ducking != nil } }
+    var isDucking: Bool { state.withLock { $0.ducking.map { !$0.stopping } ?? false } }
 
     // MARK: On the loop thread (or with the mainloop lock held)
 
     /// A stream as the server shows it now: lowered if it is new, released if the user changed it.
     func duckingSaw(_ context: OpaquePointer, _ input: SinkInput) {
         let step = state.withLock { s -> StreamDucking.Step in
-            guard s.isLive(context), s.phase == .up, let factor = s.ducking?.factor else { return .none }
+            guard s.isLive(context), s.phase == .up, s.ducking?.stopping == false, let factor = s.ducking?.factor else { return .none }
             return s.ducking!.saw(input, ownPID: getpid()) { volume in volume.map { libpulse.sw_volume_multiply($0, factor) } }
         }
         switch step {
@@ -82,24 +100,76 @@ extension MonitorSession {
         if changed { saveRecord() }
     }
 
-    /// The connection is up and its tables read: the streams there are lowered (when the
-    /// session ducks), and what killed processes left lowered on this server is given back.
+    /// The connection is up and its tables read: a give-back left waiting is done, the streams
+    /// there are lowered (when the session ducks), and what processes that died left lowered
+    /// on this server is taken on or given back.
     func duckingConnected(_ context: OpaquePointer) {
-        let (ducking, inputs, address, cookie) = state.withLock { s in
-            (s.ducking != nil, s.inputs.values.sorted { $0.index < $1.index }, s.address, s.cookie)
+        let (ducking, stopping) = state.withLock { s in (s.ducking != nil, s.ducking?.stopping ?? false) }
+        if stopping {
+            noteServer()
+            let left = state.withLock { s in defer { s.ducking = nil }; return s.ducking?.recorded ?? [] }
+            giveBack(left, on: context, done: nil)
+            saveRecord()
+        } else if ducking {
+            lowerEveryStream(on: context)
+            return
         }
-        if ducking { for input in inputs { duckingSaw(context, input) } }
-        guard let folder = recordFolder, let address, let cookie else { return }
-        for (record, file) in DuckingRecord.orphans(in: folder) {
-            if record.server == address {
-                // The same server still running: its streams are the ones lowered. Started again:
-                // only what it remembers for the applications' next streams is left to put right.
-                let streams = record.cookie == cookie ? record.streams : record.streams.map { var s = $0; s.index = ss_invalid_index(); return s }
-                giveBack(streams, on: context, done: nil)
-                try? FileManager.default.removeItem(at: file)
-            } else if !DuckingRecord.serverMayRun(at: record.server) {
-                try? FileManager.default.removeItem(at: file)
+        guard let folder = recordFolder, let (address, cookie) = state.withLock({ s in s.address.flatMap { a in s.cookie.map { (a, $0) } } })
+        else { return }
+        for (record, file) in DuckingRecord.others(in: folder) where !record.writerIsAlive {
+            switch record.server(address: address, cookie: cookie) {
+            case .same:
+                giveBack(record.streams, on: context, done: nil)
+            case .restarted:
+                giveBack(record.streams.map { var s = $0; s.index = DuckedStream.gone; return s }, on: context, done: nil)
+            case .other:
+                continue   // another server's (a container's, a test's): for a session that reaches it
             }
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// Lowers every stream on the server that is not lowered yet, after taking on what
+    /// processes that died left lowered here, and leaving alone what live ones lowered.
+    /// Mainloop lock held.
+    private func lowerEveryStream(on context: OpaquePointer) {
+        let adopted = adoptServer(on: context)
+        let inputs = state.withLock { s in s.inputs.values.sorted { $0.index < $1.index } }
+        for input in inputs { duckingSaw(context, input) }
+        saveRecord()
+        // Their files go once this process's record holds what they lowered.
+        for file in adopted { try? FileManager.default.removeItem(at: file) }
+    }
+
+    /// Notes the server reached (another than before: the streams lowered are gone) and the
+    /// records of other processes on it: those that died are taken on, the streams of those
+    /// that run are left alone. Returns the files of the records taken on. Mainloop lock held.
+    private func adoptServer(on context: OpaquePointer) -> [URL] {
+        guard let (address, cookie) = noteServer(), let folder = recordFolder else { return [] }
+        var adopted: [URL] = []
+        for (record, file) in DuckingRecord.others(in: folder) {
+            let kind = record.server(address: address, cookie: cookie)
+            guard kind != .other else { continue }
+            state.withLock { s in
+                // Streams as that process left them: lowered, and not changed since.
+                let present = Set(record.streams.filter { r in
+                    kind == .same && s.inputs[r.index].map { DuckedStream.same($0.volume, r.lowered) } == true
+                }.map(\.index))
+                if record.writerIsAlive { s.ducking?.released.formUnion(present) } else { s.ducking?.adopt(record, present: present) }
+            }
+            if !record.writerIsAlive { adopted.append(file) }
+        }
+        return adopted
+    }
+
+    /// The server reached, noted in the ducking (another than before: the streams it lowered
+    /// are gone); nil before its address and cookie are known. Mainloop lock held.
+    @discardableResult
+    private func noteServer() -> (address: String, cookie: UInt32)? {
+        state.withLock { s in
+            guard let address = s.address, let cookie = s.cookie else { return nil }
+            if s.ducking?.server?.cookie != cookie || s.ducking?.server?.address != address { s.ducking?.serverChanged(to: (address, cookie)) }
+            return (address, cookie)
         }
     }
 
@@ -109,23 +179,16 @@ extension MonitorSession {
     private func giveBack(_ streams: [DuckedStream], on context: OpaquePointer, done: Countdown?) {
         let present = state.withLock { s in Set(streams.map(\.index).filter { s.inputs[$0] != nil }) }
         for stream in streams where present.contains(stream.index) {
-            done?.add()
-            let job = Unmanaged.passRetained(Job(session: self, stream: stream, done: done)).toOpaque()
-            let asked = libpulse.context_get_sink_input_info(context, stream.index, { context, info, eol, userdata in
-                guard let userdata, let context else { return }
-                if eol == 0, let info {
-                    let job = Unmanaged<Job>.fromOpaque(userdata).takeUnretainedValue()
-                    let now = MonitorSession.values(of: info.pointee.volume)
-                    if DuckedStream.same(now, job.stream.lowered) || (!job.stream.confirmed && DuckedStream.same(now, job.stream.original)) {
-                        job.session.setVolume(job.stream.original, of: job.stream.index, on: context, done: job.done,
-                                              application: job.stream.application ?? "stream \(job.stream.index)")
-                    }
-                    return
+            let job = Job.start(self, stream: stream, done: done)
+            track(libpulse.context_get_sink_input_info(context, stream.index, { context, info, eol, userdata in
+                guard eol == 0, let info, let context, let userdata else { return }
+                let job = Job.of(userdata)
+                let now = MonitorSession.values(of: info.pointee.volume)
+                if DuckedStream.same(now, job.stream.lowered) || (!job.stream.confirmed && DuckedStream.same(now, job.stream.original)) {
+                    job.session.setVolume(job.stream.original, of: job.stream.index, on: context, done: job.done,
+                                          application: job.stream.application ?? "stream \(job.stream.index)")
                 }
-                let finished = Unmanaged<Job>.fromOpaque(userdata).takeRetainedValue()
-                finished.done?.finish()
-            }, job)
-            if let asked { unref(asked) } else { Unmanaged<Job>.fromOpaque(job).release(); done?.finish() }
+            }, job), job)
         }
         let gone = streams.filter { !present.contains($0.index) && $0.restoreID != nil }
         if !gone.isEmpty { putRightRemembered(gone, on: context, done: done) }
@@ -135,72 +198,92 @@ extension MonitorSession {
     /// their application's next stream (module-stream-restore), it remembers the original again.
     /// A server without that extension answers with an error, and nothing is remembered there.
     private func putRightRemembered(_ streams: [DuckedStream], on context: OpaquePointer, done: Countdown?) {
-        done?.add()
-        let job = Unmanaged.passRetained(Job(session: self, streams: streams, done: done)).toOpaque()
-        let asked = libpulse.ext_stream_restore_read(context, { context, entry, eol, userdata in
-            guard let userdata, let context else { return }
-            guard eol == 0, var entry = entry?.pointee else {
-                Unmanaged<Job>.fromOpaque(userdata).takeRetainedValue().done?.finish()
-                return
-            }
-            let job = Unmanaged<Job>.fromOpaque(userdata).takeUnretainedValue()
+        let job = Job.start(self, streams: streams, done: done)
+        track(libpulse.ext_stream_restore_read(context, { context, entry, eol, userdata in
+            guard eol == 0, var entry = entry?.pointee, let context, let userdata else { return }
+            let job = Job.of(userdata)
             let name = entry.name.map { String(cString: $0) }
             let remembered = MonitorSession.values(of: entry.volume)
             guard let stream = job.streams.first(where: { $0.restoreID == name && DuckedStream.same(remembered, $0.lowered) }) else { return }
             entry.volume = stream.original.withUnsafeBufferPointer { ss_cvolume_make($0.baseAddress!, UInt32($0.count)) }
-            job.done?.add()
-            let written = Unmanaged.passRetained(Job(session: job.session, application: "\(name ?? "a stream") (remembered)", done: job.done)).toOpaque()
+            let written = Job.start(job.session, application: "\(name ?? "a stream") (remembered)", done: job.done)
             let sent = withUnsafePointer(to: &entry) { entry in
                 libpulse.ext_stream_restore_write(context, PA_UPDATE_REPLACE, entry, 1, 0, { _, success, userdata in
-                    guard let userdata else { return }
-                    let job = Unmanaged<Job>.fromOpaque(userdata).takeRetainedValue()
-                    if success != 0, let name = job.application { job.done?.note(restored: name) }
-                    job.done?.finish()
+                    guard success != 0, let userdata else { return }
+                    let job = Job.of(userdata)
+                    if let name = job.application { job.done?.note(restored: name) }
                 }, written)
             }
-            if let sent { libpulse.operation_unref(sent) } else { Unmanaged<Job>.fromOpaque(written).release(); job.done?.finish() }
-        }, job)
-        if let asked { unref(asked) } else { Unmanaged<Job>.fromOpaque(job).release(); done?.finish() }
+            job.session.track(sent, written)
+        }, job), job)
     }
 
     /// Sets a stream's volume; `done` (if any) counts the answer, and notes `application` on success.
     private func setVolume(_ volume: [UInt32], of index: UInt32, on context: OpaquePointer, done: Countdown?, application: String?) {
+        guard !volume.isEmpty else { return }
         var cvolume = volume.withUnsafeBufferPointer { ss_cvolume_make($0.baseAddress!, UInt32($0.count)) }
-        done?.add()
-        let job = Unmanaged.passRetained(Job(session: self, application: application, done: done)).toOpaque()
-        let sent = libpulse.context_set_sink_input_volume(context, index, &cvolume, { _, success, userdata in
-            guard let userdata else { return }
-            let job = Unmanaged<Job>.fromOpaque(userdata).takeRetainedValue()
-            if success != 0, let application = job.application { job.done?.note(restored: application) }
-            job.done?.finish()
-        }, job)
-        if let sent { unref(sent) } else { Unmanaged<Job>.fromOpaque(job).release(); done?.finish() }
+        let job = Job.start(self, application: application, done: done)
+        track(libpulse.context_set_sink_input_volume(context, index, &cvolume, { _, success, userdata in
+            guard success != 0, let userdata else { return }
+            let job = Job.of(userdata)
+            if let application = job.application { job.done?.note(restored: application) }
+        }, job), job)
     }
 
-    /// Writes this process's record as the ducking stands. Mainloop lock held (which orders
-    /// the writers).
+    /// Follows an operation to its end: its job is released, and counted done, when it is done
+    /// or cancelled (a connection that goes cancels what it had under way, without calling the
+    /// operation's own callback). Mainloop lock held (the operation cannot end before this).
+    private func track(_ operation: OpaquePointer?, _ job: UnsafeMutableRawPointer) {
+        guard let operation else {
+            Job.end(job)
+            return
+        }
+        libpulse.operation_set_state_callback(operation, { operation, userdata in
+            guard let operation, let userdata, libpulse.operation_get_state(operation) != PA_OPERATION_RUNNING else { return }
+            Job.end(userdata)
+        }, job)
+        libpulse.operation_unref(operation)
+    }
+
+    /// Writes this process's record as the ducking stands, or removes it when nothing is
+    /// lowered. Mainloop lock held (which orders the writers).
     func saveRecord() {
         guard let folder = recordFolder, let started = DuckingRecord.startTime(of: getpid()) else { return }
         let record = state.withLock { s -> DuckingRecord? in
-            guard let address = s.address, let cookie = s.cookie else { return nil }
-            return DuckingRecord(pid: getpid(), started: started, server: address, cookie: cookie, streams: s.ducking?.recorded ?? [])
+            guard let ducking = s.ducking, let server = ducking.server else { return nil }
+            return DuckingRecord(pid: getpid(), started: started, server: server.address, cookie: server.cookie, streams: ducking.recorded)
         }
-        if let record { record.save(in: folder) } else { try? FileManager.default.removeItem(at: DuckingRecord.file(in: folder)) }
+        if let record { record.save(in: folder, serial: serial) } else { try? FileManager.default.removeItem(at: DuckingRecord.file(in: folder, serial: serial)) }
     }
 
-    /// What a libpulse callback of the ducking needs, passed as its userdata.
-    private final class Job: @unchecked Sendable {
+    /// What a libpulse callback of the ducking needs, passed as its userdata: retained once
+    /// when the operation starts (``start(_:stream:streams:application:done:)``), released when
+    /// it ends (``end(_:)``); read in between (``of(_:)``).
+    private final class Job {
         let session: MonitorSession
-        var stream = DuckedStream(index: 0, original: [], lowered: [])
-        var streams: [DuckedStream] = []
-        var application: String?
+        let stream: DuckedStream
+        let streams: [DuckedStream]
+        let application: String?
         let done: Countdown?
-        init(session: MonitorSession, stream: DuckedStream? = nil, streams: [DuckedStream] = [], application: String? = nil, done: Countdown?) {
+
+        private init(session: MonitorSession, stream: DuckedStream?, streams: [DuckedStream], application: String?, done: Countdown?) {
             self.session = session
-            if let stream { self.stream = stream }
+            self.stream = stream ?? DuckedStream(index: DuckedStream.gone, original: [], lowered: [])
             self.streams = streams
             self.application = application
             self.done = done
+        }
+
+        static func start(_ session: MonitorSession, stream: DuckedStream? = nil, streams: [DuckedStream] = [], application: String? = nil,
+                          done: Countdown?) -> UnsafeMutableRawPointer {
+            done?.add()
+            return Unmanaged.passRetained(Job(session: session, stream: stream, streams: streams, application: application, done: done)).toOpaque()
+        }
+
+        static func of(_ pointer: UnsafeMutableRawPointer) -> Job { Unmanaged<Job>.fromOpaque(pointer).takeUnretainedValue() }
+
+        static func end(_ pointer: UnsafeMutableRawPointer) {
+            Unmanaged<Job>.fromOpaque(pointer).takeRetainedValue().done?.finish()
         }
     }
 }

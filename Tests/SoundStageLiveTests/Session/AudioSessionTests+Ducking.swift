@@ -40,6 +40,12 @@ struct AudioSessionDuckingTests {
         return settled
     }
 
+    /// The ducking records `game` left in the server's runtime folder (`soundstage/ducked-<pid>-<n>.json`).
+    static func records(_ pulse: PrivatePulse, of game: ChildProcess) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: pulse.runtime.appendingPathComponent("soundstage").path)) ?? []
+        return names.filter { $0.hasPrefix("ducked-\(game.pid)-") }
+    }
+
     /// A volume in dB, as PulseAudio's cubic scale maps it.
     static func dB(_ volume: UInt32) -> Double { 60 * log10(Double(volume) / 65536) }
 
@@ -80,8 +86,7 @@ struct AudioSessionDuckingTests {
         #expect(late.stream?.volume.allSatisfy { $0 == 65536 } == true, "\(String(describing: late.stream))")
         let after = Self.level(recording)
         #expect(abs(after - before) < 0.5, "heard as before: \(before) -> \(after) dB")
-        #expect(!FileManager.default.fileExists(atPath: pulse.runtime.appendingPathComponent("soundstage/ducked-\(game.pid).json").path),
-                "no record left")
+        #expect(Self.records(pulse, of: game).isEmpty, "no record left")
     }
 
     @Test("a stream the user changed while lowered is left as they set it; a call is not lowered")
@@ -154,8 +159,7 @@ struct AudioSessionDuckingTests {
         let (musicVolume, playerVolume) = (try #require(music.stream?.volume), try #require(player.stream?.volume))
         let game = try pulse.session(["--category", "playback", "--duck-others", "--ducking-depth", "20"])
         #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume != musicVolume && player.stream?.volume != playerVolume })
-        let record = pulse.runtime.appendingPathComponent("soundstage/ducked-\(game.pid).json")
-        #expect(Poll.until(seconds: 2, every: 0.02) { FileManager.default.fileExists(atPath: record.path) }, "recorded while lowered")
+        #expect(Poll.until(seconds: 2, every: 0.02) { !Self.records(pulse, of: game).isEmpty }, "recorded while lowered")
         game.signal(SIGKILL)
         #expect(Poll.until(seconds: 5, every: 0.02) { !game.isRunning })
         Thread.sleep(forTimeInterval: 0.3)
@@ -167,7 +171,7 @@ struct AudioSessionDuckingTests {
         let next = try pulse.session(["--seconds", "1.5"])
         defer { next.stop() }
         #expect(music.waitForVolume(musicVolume[0]), "the exact volume back: \(String(describing: music.stream))")
-        #expect(Poll.until(seconds: 3, every: 0.02) { !FileManager.default.fileExists(atPath: record.path) }, "the record is gone")
+        #expect(Poll.until(seconds: 3, every: 0.02) { Self.records(pulse, of: game).isEmpty }, "the record is gone")
         #expect(Poll.until(seconds: 5, every: 0.02) { !next.isRunning } && next.ending == "exit 0", "\(next.ending) \(next.lines)")
         let again = try OtherApplication(pulse, name: "player", hz: 550, sink: "apps")
         defer { again.stop() }
@@ -176,5 +180,86 @@ struct AudioSessionDuckingTests {
         if kind == .pulseaudio {
             #expect(again.stream?.volume == playerVolume, "the player starts again at its 80 %: \(String(describing: again.stream))")
         }
+    }
+
+    @Test("a game killed while lowering, and the next game ducks too: lowered once, not twice, and the exact volume back after it")
+    func killedThenDuckingAgain() throws {
+        try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
+        let pulse = try Self.server(.pulseaudio)
+        defer { pulse.stop() }
+        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        defer { music.stop() }
+        try music.setVolume(percent: 70)
+        let original = try #require(music.stream?.volume)
+        let first = try pulse.session(["--category", "playback", "--duck-others"])
+        #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume != original })
+        let lowered = try #require(music.stream?.volume)
+        first.signal(SIGKILL)
+        #expect(Poll.until(seconds: 5, every: 0.02) { !first.isRunning })
+        let second = try pulse.session(["--category", "playback", "--duck-others"])
+        defer { second.stop() }
+        #expect(second.waitForLine(containing: "otherAudioDucked") != nil, "\(second.lines)")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(music.stream?.volume == lowered, "lowered once: \(String(describing: music.stream)) against \(lowered)")
+        second.stop()
+        #expect(second.ending == "exit 0", "\(second.ending) \(second.lines)")
+        #expect(music.waitForVolume(original[0]), "the volume from before the first game: \(String(describing: music.stream))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pulse.runtime.appendingPathComponent("soundstage").path)
+                    .filter { $0.hasSuffix(".json") }.isEmpty, "no record left")
+    }
+
+    @Test("two games ducking at once: lowered once; whichever stops first, the exact volume is back when both have", arguments: [true, false])
+    func twoGames(firstStopsFirst: Bool) throws {
+        try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
+        let pulse = try Self.server(.pulseaudio)
+        defer { pulse.stop() }
+        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        defer { music.stop() }
+        try music.setVolume(percent: 70)
+        let original = try #require(music.stream?.volume)
+        let first = try pulse.session(["--category", "playback", "--duck-others"])
+        defer { first.stop() }
+        #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume != original })
+        let lowered = try #require(music.stream?.volume)
+        let second = try pulse.session(["--category", "playback", "--duck-others"])
+        defer { second.stop() }
+        #expect(second.waitForLine(containing: "otherAudioDucked") != nil, "\(second.lines)")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(music.stream?.volume == lowered, "lowered once: \(String(describing: music.stream)) against \(lowered)")
+        let (a, b) = firstStopsFirst ? (first, second) : (second, first)
+        a.stop()
+        b.stop()
+        #expect(a.ending == "exit 0" && b.ending == "exit 0", "\(a.ending) \(b.ending)")
+        #expect(music.waitForVolume(original[0]), "the volume from before: \(String(describing: music.stream))")
+    }
+
+    @Test("the game stopped while the server is down: the record stays, and the next session puts right what the server remembers")
+    func stoppedDuringOutage() throws {
+        try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
+        let pulse = try Self.server(.pulseaudio, remembering: true)
+        defer { pulse.stop() }
+        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        try music.setVolume(percent: 70)
+        let original = try #require(music.stream?.volume)
+        let game = try pulse.session(["--category", "playback", "--duck-others"])
+        defer { game.stop() }
+        #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume != original })
+        let folder = pulse.runtime.appendingPathComponent("soundstage")
+        try pulse.kill()
+        music.stop()
+        game.stop()
+        #expect(game.ending == "exit 0", "\(game.ending) \(game.lines)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).contains { $0.hasSuffix(".json") },
+                "the record is kept for the server's return")
+        try pulse.start()
+        _ = try pulse.addSink("apps")
+        #expect(try pulse.pactl(["load-module", "module-stream-restore"]).status == 0)
+        let next = try pulse.session(["--seconds", "1"])
+        defer { next.stop() }
+        #expect(Poll.until(seconds: 5, every: 0.05) { !next.isRunning }, "\(next.lines)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.isEmpty, "the record is gone")
+        let again = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        defer { again.stop() }
+        #expect(again.stream?.volume == original, "the music starts again at its 70 %: \(String(describing: again.stream))")
     }
 }

@@ -48,8 +48,10 @@ struct StreamDuckingTests {
         #expect(removed)
         #expect(d.vanished.map(\.index) == [1])
         #expect(d.saw(Self.input(3, 20000, app: "other"), ownPID: 7, lower: Self.lower) == .lower([10000, 10000]), "another app's is its own")
-        d.lostServer()
-        #expect(d.streams.isEmpty && d.vanished.count == 3)
+        d.serverChanged(to: ("/run/pulse/native", 1))
+        d.serverChanged(to: ("/run/pulse/native", 2))
+        #expect(d.streams.isEmpty && d.vanished.count == 3 && d.vanished.allSatisfy { $0.index == DuckedStream.gone },
+                "started again: the streams are gone, their indices mean nothing")
         #expect(d.recorded.count == 3)
     }
 
