@@ -31,20 +31,17 @@ final class MonitorSession: Sendable {
     private let clientName: String
     private let handler: @Sendable (SoundServerEvent) -> Void
     let state = LockedBox(MonitorConnection())
-    /// Where what the session lowered is recorded (see ``DuckingRecord``); nil: nowhere.
-    let recordFolder: URL?
+    /// Where what the session lowers is recorded (see ``DuckingRecord``); nil: nowhere.
+    let record: DuckingRecordFile?
     /// Whether the mainloop was freed (``shutdown()``), held by whoever locks the mainloop from
     /// outside it (the ducking): a second caller (the exit's, beside the session's) waits until
     /// the first has heard the server, so the process does not end before it did, and none
     /// locks a mainloop that is gone.
     let lifecycle = LockedBox(false)
-    /// Tells this monitor's ducking record from another monitor's in the same process.
-    let serial = MonitorSession.serials.withLock { n in defer { n += 1 }; return n }
-    private static let serials = LockedBox(0)
 
     private init(loop: PulseHandle, clientName: String, recordFolder: URL?, handler: @escaping @Sendable (SoundServerEvent) -> Void) {
         self.loop = loop
-        self.recordFolder = recordFolder
+        record = recordFolder.map(DuckingRecordFile.init(folder:))
         self.clientName = clientName
         self.handler = handler
     }

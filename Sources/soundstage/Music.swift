@@ -66,7 +66,7 @@ struct Music: AsyncParsableCommand {
         printPlayers(music)
         guard follow else { return }
         let stop = Stopper()
-        for signal in [SIGINT, SIGTERM] { stop.watch(signal) }
+        for signal in [SIGINT, SIGTERM, SIGHUP] { stop.watch(signal) }
         let start = ContinuousClock.now
         let printer = Task {
             for await event in events {

@@ -43,7 +43,7 @@ struct Play: ParsableCommand {
         }
 
         let stop = Stopper()
-        for signal in [SIGINT, SIGTERM] { stop.watch(signal) }
+        for signal in [SIGINT, SIGTERM, SIGHUP] { stop.watch(signal) }
         var engine: AudioEngine?
         do { engine = try AudioEngine(output: device.map { .named($0) } ?? .defaultDevice) } catch {
             fail("\(error). To hear it without a device, render a scene instead: soundstage render SCENE.json -o out.wav")

@@ -33,7 +33,7 @@ struct Record: ParsableCommand {
         let settings = RecorderSettings(sampleRate: rate, channels: channels, bitDepth: bits, quality: quality, deviceName: device)
         // Watched from the start: Ctrl-C while the device starts still ends cleanly.
         let stop = Stopper()
-        for signal in [SIGINT, SIGTERM] { stop.watch(signal) }
+        for signal in [SIGINT, SIGTERM, SIGHUP] { stop.watch(signal) }
         let recorder: Recorder
         let failures = Failures()
         do {

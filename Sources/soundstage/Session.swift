@@ -59,7 +59,7 @@ struct Session: ParsableCommand {
         }
         // Ctrl-C (or SIGTERM) shuts the engine down and ends, rather than killing the process.
         let stop = Stopper()
-        for signal in [SIGINT, SIGTERM] { stop.watch(signal) }
+        for signal in [SIGINT, SIGTERM, SIGHUP] { stop.watch(signal) }
         let start = ContinuousClock.now
         let clock: @Sendable () -> String = {
             let elapsed = ContinuousClock.now - start
@@ -83,8 +83,12 @@ struct Session: ParsableCommand {
         var engine: AudioEngine?
         do { engine = try AudioEngine() } catch { fail("\(error)") }
         let failure = watch(engine!, session: session, stop: stop, say: say)
+        // The other applications it lowers get their volumes back as its engine goes: waited
+        // for (up to 2 s), so that the tool says which before it ends.
+        let restoring = session.ducksOthers ? session.events() : nil
         // Its player and voice are gone with watch(_:session:stop:say:): the device closes now.
         close(&engine)
+        if let restoring { waitForRestore(restoring) }
         if let failure { fail(failure) }
     }
 
@@ -136,6 +140,20 @@ struct Session: ParsableCommand {
             Thread.sleep(forTimeInterval: 0.01)
         }
         return nil
+    }
+
+    /// Waits (up to 2 s) for the session to say it gave other applications their volumes back,
+    /// and a moment for the line to be printed.
+    private func waitForRestore(_ events: AsyncStream<SessionEvent>) {
+        let heard = DispatchSemaphore(value: 0)
+        let task = Task.detached {
+            for await event in events {
+                if case .otherAudioRestored = event { break }
+            }
+            heard.signal()
+        }
+        if heard.wait(timeout: .now() + 2) == .success { Thread.sleep(forTimeInterval: 0.05) }
+        task.cancel()
     }
 
     /// Prints each event of `events` as it comes, `source: event`, until the stream ends.

@@ -44,6 +44,7 @@
     X(pa_ext_stream_restore_write, ext_stream_restore_write) \
     X(pa_sw_volume_from_dB, sw_volume_from_dB) \
     X(pa_sw_volume_multiply, sw_volume_multiply) \
+    X(pa_channel_map_init_auto, channel_map_init_auto) \
     X(pa_context_rttime_restart, context_rttime_restart) \
     X(pa_operation_unref, operation_unref) \
     X(pa_operation_get_state, operation_get_state) \
@@ -84,6 +85,12 @@ static inline pa_cvolume ss_cvolume_make(const uint32_t *_Nonnull values, unsign
     v.channels = (uint8_t)(channels < PA_CHANNELS_MAX ? channels : PA_CHANNELS_MAX);
     for (unsigned i = 0; i < v.channels; i++) v.values[i] = values[i];
     return v;
+}
+
+/// The default channel map of `channels` channels; 0 when libpulse knows none. Only once
+/// ss_pulse() has loaded libpulse.
+static inline int ss_channel_map_default(pa_channel_map *_Nonnull map, unsigned channels) {
+    return ss_pulse()->channel_map_init_auto(map, channels, PA_CHANNEL_MAP_DEFAULT) != NULL;
 }
 
 /// The subscription mask used by the monitor: SERVER | SINK | SINK_INPUT.

@@ -43,9 +43,11 @@ struct StreamDucking: Sendable {
     var stopping = false
     /// The streams lowered, by index.
     var streams: [UInt32: DuckedStream] = [:]
-    /// Streams left alone: the user changed them after they were lowered (theirs now), or
-    /// another SoundStage process that still runs lowered them. Never lowered again.
+    /// Streams the user changed after they were lowered: theirs now, never lowered again.
     var released: Set<UInt32> = []
+    /// Streams another SoundStage session that still runs lowered (as its record says): left
+    /// to it, and taken on when it gives them back before this one ends.
+    var othersLowered: [UInt32: DuckedStream] = [:]
     /// Streams that went while lowered: the server may remember the lowered volume for their
     /// application's next stream (PulseAudio's module-stream-restore does), which is put right
     /// when the ducking ends.
@@ -84,6 +86,16 @@ struct StreamDucking: Sendable {
             released.insert(input.index)
             return .released
         }
+        if let other = othersLowered[input.index] {
+            if DuckedStream.same(input.volume, other.lowered) { return .none }
+            othersLowered[input.index] = nil
+            // Given back by the other session while this one still ducks: lowered now. Any other
+            // volume is the user's.
+            guard DuckedStream.same(input.volume, other.original) else {
+                released.insert(input.index)
+                return .none
+            }
+        }
         guard !released.contains(input.index), Self.lowers(input, ownPID: ownPID) else { return .none }
         // The server may start an application's new stream at the volume it remembers for it,
         // which is the lowered one once the session lowered another of its streams (PulseAudio's
@@ -109,6 +121,7 @@ struct StreamDucking: Sendable {
     /// A stream went; whether the record changed.
     mutating func removed(_ index: UInt32) -> Bool {
         released.remove(index)
+        othersLowered[index] = nil
         guard let stream = streams.removeValue(forKey: index) else { return false }
         if stream.restoreID != nil { vanished.append(stream) }
         return true
@@ -123,6 +136,7 @@ struct StreamDucking: Sendable {
             for i in vanished.indices { vanished[i].index = DuckedStream.gone }
             streams.removeAll()
             released.removeAll()
+            othersLowered.removeAll()
         }
         self.server = server
     }

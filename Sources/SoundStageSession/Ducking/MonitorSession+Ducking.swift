@@ -114,18 +114,19 @@ extension MonitorSession {
             lowerEveryStream(on: context)
             return
         }
-        guard let folder = recordFolder, let (address, cookie) = state.withLock({ s in s.address.flatMap { a in s.cookie.map { (a, $0) } } })
+        guard let record, let (address, cookie) = state.withLock({ s in s.address.flatMap { a in s.cookie.map { (a, $0) } } })
         else { return }
-        for (record, file) in DuckingRecord.others(in: folder) where !record.writerIsAlive {
-            switch record.server(address: address, cookie: cookie) {
+        for other in OtherDuckingRecord.all(in: record.folder, except: record.file) where !other.isAlive {
+            switch other.record.server(address: address, cookie: cookie) {
             case .same:
-                giveBack(record.streams, on: context, done: nil)
+                giveBack(other.record.streams, on: context, done: nil)
             case .restarted:
-                giveBack(record.streams.map { var s = $0; s.index = DuckedStream.gone; return s }, on: context, done: nil)
+                giveBack(other.record.streams.map { var s = $0; s.index = DuckedStream.gone; return s }, on: context, done: nil)
             case .other:
-                continue   // another server's (a container's, a test's): for a session that reaches it
+                other.release()   // another server's (a container's, a test's): for a session that reaches it
+                continue
             }
-            try? FileManager.default.removeItem(at: file)
+            other.discard()
         }
     }
 
@@ -138,26 +139,31 @@ extension MonitorSession {
         for input in inputs { duckingSaw(context, input) }
         saveRecord()
         // Their files go once this process's record holds what they lowered.
-        for file in adopted { try? FileManager.default.removeItem(at: file) }
+        for other in adopted { other.discard() }
     }
 
     /// Notes the server reached (another than before: the streams lowered are gone) and the
-    /// records of other processes on it: those that died are taken on, the streams of those
-    /// that run are left alone. Returns the files of the records taken on. Mainloop lock held.
-    private func adoptServer(on context: OpaquePointer) -> [URL] {
-        guard let (address, cookie) = noteServer(), let folder = recordFolder else { return [] }
-        var adopted: [URL] = []
-        for (record, file) in DuckingRecord.others(in: folder) {
-            let kind = record.server(address: address, cookie: cookie)
+    /// records of others on it: those of sessions that died are taken on, the streams of those
+    /// that run are left to them. Returns the records taken on, to discard once this one is
+    /// saved. Mainloop lock held.
+    private func adoptServer(on context: OpaquePointer) -> [OtherDuckingRecord] {
+        guard let (address, cookie) = noteServer(), let record else { return [] }
+        var adopted: [OtherDuckingRecord] = []
+        for other in OtherDuckingRecord.all(in: record.folder, except: record.file) {
+            let kind = other.record.server(address: address, cookie: cookie)
             guard kind != .other else { continue }
             state.withLock { s in
-                // Streams as that process left them: lowered, and not changed since.
-                let present = Set(record.streams.filter { r in
+                // Streams as that session left them: lowered, and not changed since.
+                let present = other.record.streams.filter { r in
                     kind == .same && s.inputs[r.index].map { DuckedStream.same($0.volume, r.lowered) } == true
-                }.map(\.index))
-                if record.writerIsAlive { s.ducking?.released.formUnion(present) } else { s.ducking?.adopt(record, present: present) }
+                }
+                if other.isAlive {
+                    for stream in present { s.ducking?.othersLowered[stream.index] = stream }
+                } else {
+                    s.ducking?.adopt(other.record, present: Set(present.map(\.index)))
+                }
             }
-            if !record.writerIsAlive { adopted.append(file) }
+            if !other.isAlive { adopted.append(other) }
         }
         return adopted
     }
@@ -191,31 +197,66 @@ extension MonitorSession {
             }, job), job)
         }
         let gone = streams.filter { !present.contains($0.index) && $0.restoreID != nil }
-        if !gone.isEmpty { putRightRemembered(gone, on: context, done: done) }
+        guard !gone.isEmpty else { return }
+        // A stream that started at the lowered volume the server remembered for its application
+        // (one that went, or every one after the server started again) gets the volume from before.
+        let claimed = Set(streams.map(\.index))
+        let revived = state.withLock { s in s.inputs.values.filter { !claimed.contains($0.index) }.sorted { $0.index < $1.index } }
+        for input in revived {
+            guard let from = gone.first(where: { $0.restoreID == input.restoreID && DuckedStream.same(input.volume, $0.lowered) }) else { continue }
+            setVolume(from.original, of: input.index, on: context, done: done, application: input.application ?? "stream \(input.index)")
+        }
+        putRightRemembered(gone, on: context, done: done)
     }
 
     /// For streams that went while lowered: where the server remembers the lowered volume for
-    /// their application's next stream (module-stream-restore), it remembers the original again.
-    /// A server without that extension answers with an error, and nothing is remembered there.
+    /// their application's next stream, it remembers the original again. PulseAudio's
+    /// module-stream-restore lists what it remembers: an entry at the lowered volume is written
+    /// back. pipewire-pulse lists only what WirePlumber shares (not the applications'
+    /// volumes), but takes a write and hands it to WirePlumber: an entry it did not list is
+    /// written all the same. A server without the extension answers the reading with an error,
+    /// and nothing is written.
     private func putRightRemembered(_ streams: [DuckedStream], on context: OpaquePointer, done: Countdown?) {
         let job = Job.start(self, streams: streams, done: done)
         track(libpulse.ext_stream_restore_read(context, { context, entry, eol, userdata in
-            guard eol == 0, var entry = entry?.pointee, let context, let userdata else { return }
+            guard let context, let userdata else { return }
             let job = Job.of(userdata)
-            let name = entry.name.map { String(cString: $0) }
+            guard eol == 0, let entry = entry?.pointee else {
+                if eol > 0 {
+                    for stream in job.streams where !job.listed.contains(stream.restoreID ?? "") {
+                        var unlisted = pa_ext_stream_restore_info()
+                        guard ss_channel_map_default(&unlisted.channel_map, UInt32(stream.original.count)) != 0 else { continue }
+                        job.session.remember(stream, in: unlisted, on: context, done: job.done)
+                    }
+                }
+                return
+            }
+            let name = entry.name.map { String(cString: $0) } ?? ""
+            job.listed.insert(name)
             let remembered = MonitorSession.values(of: entry.volume)
             guard let stream = job.streams.first(where: { $0.restoreID == name && DuckedStream.same(remembered, $0.lowered) }) else { return }
-            entry.volume = stream.original.withUnsafeBufferPointer { ss_cvolume_make($0.baseAddress!, UInt32($0.count)) }
-            let written = Job.start(job.session, application: "\(name ?? "a stream") (remembered)", done: job.done)
-            let sent = withUnsafePointer(to: &entry) { entry in
+            job.session.remember(stream, in: entry, on: context, done: job.done)
+        }, job), job)
+    }
+
+    /// Writes `entry` (what the server remembers under `stream`'s name) with `stream`'s volume
+    /// from before. In a libpulse callback.
+    private func remember(_ stream: DuckedStream, in entry: pa_ext_stream_restore_info, on context: OpaquePointer, done: Countdown?) {
+        guard let name = stream.restoreID else { return }
+        var entry = entry
+        entry.volume = stream.original.withUnsafeBufferPointer { ss_cvolume_make($0.baseAddress!, UInt32($0.count)) }
+        let written = Job.start(self, application: "\(name) (remembered)", done: done)
+        let sent = name.withCString { cName in
+            entry.name = cName
+            return withUnsafePointer(to: &entry) { entry in
                 libpulse.ext_stream_restore_write(context, PA_UPDATE_REPLACE, entry, 1, 0, { _, success, userdata in
                     guard success != 0, let userdata else { return }
                     let job = Job.of(userdata)
                     if let name = job.application { job.done?.note(restored: name) }
                 }, written)
             }
-            job.session.track(sent, written)
-        }, job), job)
+        }
+        track(sent, written)
     }
 
     /// Sets a stream's volume; `done` (if any) counts the answer, and notes `application` on success.
@@ -248,12 +289,11 @@ extension MonitorSession {
     /// Writes this process's record as the ducking stands, or removes it when nothing is
     /// lowered. Mainloop lock held (which orders the writers).
     func saveRecord() {
-        guard let folder = recordFolder, let started = DuckingRecord.startTime(of: getpid()) else { return }
-        let record = state.withLock { s -> DuckingRecord? in
+        guard let record else { return }
+        record.save(state.withLock { s -> DuckingRecord? in
             guard let ducking = s.ducking, let server = ducking.server else { return nil }
-            return DuckingRecord(pid: getpid(), started: started, server: server.address, cookie: server.cookie, streams: ducking.recorded)
-        }
-        if let record { record.save(in: folder, serial: serial) } else { try? FileManager.default.removeItem(at: DuckingRecord.file(in: folder, serial: serial)) }
+            return DuckingRecord(pid: getpid(), server: server.address, cookie: server.cookie, streams: ducking.recorded)
+        })
     }
 
     /// What a libpulse callback of the ducking needs, passed as its userdata: retained once
@@ -265,6 +305,8 @@ extension MonitorSession {
         let streams: [DuckedStream]
         let application: String?
         let done: Countdown?
+        /// The names the server listed (``putRightRemembered(_:on:done:)``), on the loop's thread.
+        var listed: Set<String> = []
 
         private init(session: MonitorSession, stream: DuckedStream?, streams: [DuckedStream], application: String?, done: Countdown?) {
             self.session = session
