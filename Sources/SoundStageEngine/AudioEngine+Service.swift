@@ -45,6 +45,7 @@ extension AudioEngine {
             guard !isShutDown else { return }
             if !isOffline { releasePlayedOut(held) }
             guard isOffline || checkOutput(held) else { return }
+            if !isOffline { watchOutputClock(held) }
             // One look at the state for the clock and the due starts.
             let (now, frame, due) = state.withLockedValue(held) { s -> (Double, Int, [ScheduledStart]) in
                 let now = isOffline ? Double(s.renderedFrames) / Double(context.frequency) : currentTime

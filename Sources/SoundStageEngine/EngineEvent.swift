@@ -19,6 +19,9 @@ public enum EngineEvent: Sendable, CustomStringConvertible {
     /// A streamed player's source ran dry on a real device (the service thread was starved, or
     /// decoding was slow) and was started again: see ``StreamUnderrun``.
     case streamUnderrun(StreamUnderrun)
+    /// The output moved to another latency mode: asked, or stepped back to a safer one after
+    /// underruns (see ``LatencyChange``).
+    case latencyChanged(LatencyChange)
 
     /// For example `serviceError(...)`.
     public var description: String {
@@ -31,6 +34,8 @@ public enum EngineEvent: Sendable, CustomStringConvertible {
             return "outputUnavailable('\(device)', retry in \(retry) s: \(error))"
         case .streamUnderrun(let underrun):
             return "streamUnderrun(\(underrun))"
+        case .latencyChanged(let change):
+            return "latencyChanged(\(change))"
         }
     }
 }

@@ -41,6 +41,12 @@ struct EngineState {
     var lastRender: RenderedAudio?
     /// The output latency read at the last tick (real devices), in seconds.
     var lastLatencySeconds = 0.0
+    /// The output's underruns, told from its clock (real devices).
+    var underrunWatch = OutputUnderrunWatch()
+    /// The device the watch follows, and whether it was paused at the last tick: a move or a
+    /// pause starts the watch over.
+    var watchedDevice: ObjectIdentifier?
+    var watchedPaused = false
     var subscribers = EventSubscribers<EngineEvent>()
     /// Set while the output device is lost and no other has opened yet.
     var lost: LostOutput?

@@ -8,6 +8,10 @@ public struct LatencyMeasurement: Sendable, CustomStringConvertible {
     public let outputDevice: String
     /// The capture device listened with.
     public let captureDevice: String
+    /// The latency mode the output was asked for (nil: none, OpenAL Soft's own periods).
+    public let mode: LatencyMode?
+    /// The mixer's period the output got, in frames (nil if the device did not say).
+    public let periodFrames: Int?
     /// OpenAL's output latency while the clicks played (`AL_SOFT_source_latency`): from a
     /// sample leaving the mixer to the device's output.
     public let outputSeconds: Double
@@ -41,16 +45,17 @@ public struct LatencyMeasurement: Sendable, CustomStringConvertible {
 public enum LatencyProbe {
     /// Plays `clicks` clicks, 0.3 s apart, on the output device named `output` (the default
     /// when nil) and times them through the capture device named `capture` (the default
-    /// when nil).
+    /// when nil), the output asked for `latency` (nil: OpenAL Soft's own periods).
     ///
     /// - Throws: what opening the devices throws, and
     ///   ``SoundStageError/Code-swift.struct/invalidState`` when no click is heard (the
     ///   capture device does not hear that output).
-    public static func measure(output: String? = nil, capture: String? = nil, clicks: Int = 5) throws -> LatencyMeasurement {
+    public static func measure(output: String? = nil, capture: String? = nil, clicks: Int = 5,
+                               latency: LatencyMode? = nil) throws -> LatencyMeasurement {
         let object = "latency probe"
         let rate = 48_000
         let device = try AudioDevice.openOutput(named: output)
-        let context = try AudioContext(device: device)
+        let context = try AudioContext(device: device, attributes: ContextAttributes(latency: latency))
         var click = [Float](repeating: 0, count: rate / 100)
         for i in 0..<48 { click[i] = 0.9 * (i % 2 == 0 ? 1 : -1) }
         let buffer = try AudioBuffer(context: context, samples: click, sampleRate: rate, label: "click")
@@ -107,7 +112,8 @@ public enum LatencyProbe {
                                   reason: "no click was heard on \(input.name): does it hear \(device.name)? (a sound server's monitor of that output, or a cable from it)")
         }
         trips.sort()
-        return LatencyMeasurement(outputDevice: device.name, captureDevice: input.name, outputSeconds: outputs.isEmpty ? 0 : outputs.sorted()[outputs.count / 2],
+        return LatencyMeasurement(outputDevice: device.name, captureDevice: input.name, mode: latency,
+                                  periodFrames: context.periodFrames, outputSeconds: outputs.isEmpty ? 0 : outputs.sorted()[outputs.count / 2],
                                   roundTripSeconds: trips[trips.count / 2], spreadSeconds: trips.last! - trips.first!, clicks: max(1, clicks), heard: trips.count)
     }
 }

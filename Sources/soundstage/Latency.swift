@@ -16,13 +16,30 @@ struct Latency: ParsableCommand {
     @Option(help: "How many clicks to time, 0.3 s apart.")
     var clicks: Int = 5
 
+    @Option(help: "The latency mode to ask of the sound server: \(LatencyMode.allCases.map(\.rawValue).joined(separator: ", ")), or all (each in turn). Default: none (OpenAL Soft's own periods).")
+    var mode: String?
+
     func run() throws {
         guard (1...100).contains(clicks) else { fail("--clicks must be 1...100, got \(clicks)") }
-        do {
-            let measured = try LatencyProbe.measure(output: device, capture: capture, clicks: clicks)
-            print("\(measured.outputDevice) -> \(measured.captureDevice): \(measured)")
-        } catch {
-            fail("\(error)")
+        let modes: [LatencyMode?]
+        switch mode {
+        case nil: modes = [nil]
+        case "all": modes = LatencyMode.allCases
+        case let name?:
+            guard let one = LatencyMode(rawValue: name) else {
+                fail("unknown mode '\(name)'; use one of \(LatencyMode.allCases.map(\.rawValue).joined(separator: ", ")), or all")
+            }
+            modes = [one]
+        }
+        for mode in modes {
+            do {
+                let measured = try LatencyProbe.measure(output: device, capture: capture, clicks: clicks, latency: mode)
+                let period = measured.periodFrames.map { ", period \($0) frames" } ?? ""
+                let asked = mode.map { "mode \($0) (\($0.requestedMilliseconds) ms asked\(period)): " } ?? "no mode (OpenAL Soft's own periods\(period)): "
+                print("\(measured.outputDevice) -> \(measured.captureDevice): \(asked)\(measured)")
+            } catch {
+                fail("\(error)")
+            }
         }
     }
 }

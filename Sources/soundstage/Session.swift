@@ -30,6 +30,9 @@ struct Session: ParsableCommand {
     @Option(help: "How many dB lower --duck-others plays other applications.")
     var duckingDepth: Double?
 
+    @Option(help: "The output's latency mode: \(LatencyMode.allCases.map(\.rawValue).joined(separator: ", ")) (default: none, OpenAL Soft's own periods). The engine steps back to a safer one when the machine does not hold it.")
+    var latency: String?
+
     @Flag(help: "Play the sound as an effect, which keeps playing when its device goes, rather than as music, which pauses.")
     var effect = false
 
@@ -80,8 +83,15 @@ struct Session: ParsableCommand {
         }
         // Subscribed before the engine is made, which starts the session's watchers.
         printEvents(session.events(), as: "session", with: say)
+        var mode: LatencyMode?
+        if let latency {
+            guard let asked = LatencyMode(rawValue: latency) else {
+                fail("unknown latency mode '\(latency)'; use one of \(LatencyMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            mode = asked
+        }
         var engine: AudioEngine?
-        do { engine = try AudioEngine() } catch { fail("\(error)") }
+        do { engine = try AudioEngine(attributes: ContextAttributes(latency: mode)) } catch { fail("\(error)") }
         let failure = watch(engine!, session: session, stop: stop, say: say)
         // The other applications it lowers get their volumes back as its engine goes: waited
         // for (up to 2 s), so that the tool says which before it ends.
@@ -95,7 +105,7 @@ struct Session: ParsableCommand {
     /// Plays the sound asked for on `engine` while the events are printed, until Ctrl-C or
     /// --seconds; returns why it could not play, if it could not.
     private func watch(_ engine: AudioEngine, session: AudioSession, stop: Stopper, say: @escaping @Sendable (String) -> Void) -> String? {
-        say("engine on \(engine.device.name) (\(engine.context.frequency) Hz); session \(session.category), \(session.isActive ? "active" : "inactive")")
+        say("engine on \(engine.device.name) (\(engine.context.frequency) Hz\(engine.latencyMode.map { ", latency mode \($0)" } ?? "")); session \(session.category), \(session.isActive ? "active" : "inactive")")
         printEvents(engine.events(), as: "engine", with: say)
         engine.fallsBackToSilentOutput = silentFallback
         var player: Player?

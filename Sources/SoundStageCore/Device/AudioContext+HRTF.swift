@@ -22,20 +22,9 @@ extension AudioContext {
         guard device.isExtensionPresent("ALC_SOFT_HRTF") else {
             throw failure(.extensionMissing, member, "switching HRTF needs ALC_SOFT_HRTF, which \(device) lacks")
         }
-        // A lost device cannot be reset: OpenAL Soft 1.19.1 refuses it with an ALC error.
-        guard device.isConnected else {
-            throw failure(.invalidState, member, "\(device) is lost (disconnected); switch HRTF once the output is back")
-        }
         var asked = attributes
         asked.hrtf = request
         asked.hrtfName = name
-        let list = try Self.attributeList(asked, device: device) { code, reason in failure(code, member, reason) }
-        let raw = device.handle.raw
-        let reset = try OpenAL.withDevice { _ in
-            guard !handle.isClosed else { throw failure(.deviceClosed, member, "its device was closed") }
-            return try OpenAL.callALC(raw, Self.operationName(member), on: description) { alcResetDeviceSOFT(raw, list) }
-        }
-        guard reset == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reset \(device)") }
-        requestedAttributes.withLock { $0 = asked }
+        try resetDevice(asking: asked, member: member)
     }
 }

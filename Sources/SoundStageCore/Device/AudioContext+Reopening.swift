@@ -27,7 +27,7 @@ extension AudioContext {
             }
             typealias Reopen = @convention(c) (OpaquePointer?, UnsafePointer<ALCchar>?, UnsafePointer<ALCint>?) -> ALCboolean
             let reopen = unsafeBitCast(address, to: Reopen.self)
-            let done = try OpenAL.callALC(raw, Self.operationName(member), on: description) { reopen(raw, name, list) }
+            let done = try OpenAL.callALC(raw, Self.operationName(member), on: description) { PulseLatency.asking(attributes.latency?.requestedMilliseconds) { reopen(raw, name, list) } }
             guard done == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reopen \(device) on \(name ?? "the default output")") }
             return AudioDevice.outputName(raw) ?? device.name
         }

@@ -60,7 +60,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         // two cannot miss it.
         let created: (ContextHandle, [Int32: Int32]) = try OpenAL.withDevice { held in
             guard !device.isClosed else { throw fail(.deviceClosed, "\(device) was closed; open another") }
-            let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { alcCreateContext(raw, list) }
+            let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { PulseLatency.asking(attributes.latency?.requestedMilliseconds) { alcCreateContext(raw, list) } }
             guard let context else {
                 throw fail(.alcInvalidValue, "OpenAL Soft could not create the context")
             }

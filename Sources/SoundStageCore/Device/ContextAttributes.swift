@@ -19,12 +19,17 @@ public struct ContextAttributes: Sendable, Hashable {
     /// Soft's default, 2, for a context made directly, 4 for an engine's). What was granted
     /// is ``AudioContext/auxiliarySends``.
     public var auxiliarySends: Int?
+    /// How far ahead of the sound server the device mixes (see ``LatencyMode``); nil: OpenAL
+    /// Soft's own periods, as ``LatencyMode/balanced``. Ignored on a loopback device.
+    public var latency: LatencyMode?
 
     /// Creates a set of attributes.
     public init(
         frequency: Int? = nil, refresh: Int? = nil, monoSources: Int? = nil, stereoSources: Int? = nil,
-        hrtf: HRTFRequest = .default, hrtfName: String? = nil, outputLimiter: Bool? = nil, auxiliarySends: Int? = nil
+        hrtf: HRTFRequest = .default, hrtfName: String? = nil, outputLimiter: Bool? = nil, auxiliarySends: Int? = nil,
+        latency: LatencyMode? = nil
     ) {
+        self.latency = latency
         self.frequency = frequency
         self.refresh = refresh
         self.monoSources = monoSources

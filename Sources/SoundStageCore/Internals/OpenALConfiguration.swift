@@ -51,6 +51,7 @@ enum OpenALConfiguration {
     /// child that inherits the two variables finds `SOUNDSTAGE_ALSOFT_CONF` equal to
     /// `ALSOFT_CONF`, knows the setting for SoundStage's, and makes a file of its own.
     static func apply() -> Outcome {
+        PulseLatency.prepare()
         if let own = getenv("ALSOFT_CONF") {
             let path = String(cString: own)
             if getenv(marker).map({ String(cString: $0) }) != path { return .keptTheProcesses(path: path) }
@@ -77,7 +78,7 @@ enum OpenALConfiguration {
 
 /// glibc's `memfd_create` (2.27 and later), looked up at run time: the Swift module does not
 /// declare it.
-private enum MemoryFile {
+enum MemoryFile {
     static let create: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32)? =
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create")
             .map { unsafeBitCast($0, to: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32).self) }

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The latency an output device's stream asks of the sound server (a latency mode's), through
+/// libpulse's `PULSE_LATENCY_MSEC`, which libpulse reads each time a stream connects: set for
+/// the OpenAL call that makes the device's stream, and emptied right after (libpulse ignores an
+/// empty value), so no other stream (a recording, a child process's) is asked for it.
+///
+/// The variable is put in the environment once, empty, before OpenAL's first call, so that
+/// setting it later replaces its value in place: glibc's `setenv` then does not move the
+/// environment under a thread that reads it. A process that had set it keeps it.
+enum PulseLatency {
+    static let variable = "PULSE_LATENCY_MSEC"
+
+    /// The process's own value, if it set one before SoundStage's first OpenAL call.
+    private nonisolated(unsafe) static var processValue: String?
+
+    /// Called once, before the first OpenAL call (``OpenALConfiguration/apply()``).
+    static func prepare() {
+        if let own = getenv(variable), own.pointee != 0 {
+            processValue = String(cString: own)
+        } else {
+            setenv(variable, "", 1)
+        }
+    }
+
+    /// The value the process set itself, which every mode leaves as it is.
+    static var setByProcess: String? { processValue }
+
+    /// Runs `body` (an OpenAL call that makes a device's stream) with `milliseconds` of buffer
+    /// asked of the server (a latency mode's; nil: nothing asked). Under the gateway's lock, as
+    /// every device call is.
+    static func asking<T>(_ milliseconds: Int?, _ body: () throws -> T) rethrows -> T {
+        // OpenAL Soft asks for the periods its device last had: after a mode, asking nothing
+        // would keep that mode's. A device reset always asks for its mode (nil only at creation).
+        guard processValue == nil, let milliseconds else { return try body() }
+        setenv(variable, String(milliseconds), 1)
+        defer { setenv(variable, "", 1) }
+        // The server then asks for a start threshold (prebuf), which OpenAL Soft 1.19.1 meets
+        // and reports as an error nonetheless ("(EE) ALCpulsePlayback_reset: Non-0 prebuf, ...").
+        return try StandardErrorFilter.dropping(linesContaining: "Non-0 prebuf", body)
+    }
+}

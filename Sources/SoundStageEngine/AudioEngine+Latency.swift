@@ -1,0 +1,84 @@
+import Foundation
+import SoundStageCore
+
+/// The output's latency: the mode asked of the sound server (``LatencyMode``), what the
+/// device reports, and the step back to a safer mode when the machine does not hold one.
+extension AudioEngine {
+    /// How many underruns within ``underrunWindow`` make the engine step back to a safer mode.
+    public static let underrunsBeforeSteppingBack = 2
+    /// The window underruns are counted in, in seconds.
+    public static let underrunWindow = 10.0
+
+    /// The latency mode the output was asked for; nil: none (OpenAL Soft's own periods, about
+    /// ``LatencyMode/balanced``), as ``ContextAttributes/latency`` left it.
+    public var latencyMode: LatencyMode? { context.latencyMode }
+
+    /// The output's latency as its device reports it (`ALC_DEVICE_LATENCY_SOFT`: what is mixed
+    /// and not yet played, the sound server's buffer included), in seconds; nil without
+    /// `ALC_SOFT_device_clock`, offline, or before the server has said.
+    public var outputLatency: Double? {
+        guard !isOffline, let nanoseconds = device.latencyNanoseconds, nanoseconds > 0 else { return nil }
+        return Double(nanoseconds) * 1e-9
+    }
+
+    /// How many underruns the output had in the last ``underrunWindow`` seconds: watched for an
+    /// engine with a latency mode, on a real device with `ALC_SOFT_device_clock`.
+    public var recentUnderruns: Int {
+        let now = currentTime
+        return state.withLockedValue { $0.underrunWatch.count(within: Self.underrunWindow, before: now) }
+    }
+
+    /// Moves the output to another latency mode while everything plays (see
+    /// ``AudioContext/switchLatency(to:)``); reported as ``EngineEvent/latencyChanged(_:)``.
+    /// The engine steps back from it by itself when the machine does not hold it.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` offline, or while the
+    ///   output is lost.
+    public func setLatencyMode(_ mode: LatencyMode) throws {
+        guard !isOffline else { throw failure(.invalidState, "setLatencyMode(_:)", "an offline engine has no sound server to ask") }
+        try OpenAL.lock.withLock { held in try changeLatency(held, to: mode, reason: .asked, underruns: 0) }
+        deliverEvents()
+    }
+
+    /// Watches the output's clock at a tick, and steps back to the next safer mode when the
+    /// machine does not hold this one. Only for a mode asked (with none, OpenAL Soft's own
+    /// periods are not SoundStage's to change).
+    func watchOutputClock(_ held: borrowing LockHeld) {
+        let (device, context) = output.withLock { ($0.device, $0.context) }
+        guard context.latencyMode != nil, let clock = device.clockNanoseconds else { return }
+        let wall = currentTime
+        let paused = state.withLockedValue(held) { $0.devicePaused || $0.silent != nil || $0.lost != nil }
+        let underrun = state.withLockedValue(held) { s -> Bool in
+            // A move, a pause or a silent output restarts the clock: the watch starts over.
+            if s.watchedDevice != ObjectIdentifier(device) || s.watchedPaused != paused || paused {
+                s.watchedDevice = ObjectIdentifier(device)
+                s.watchedPaused = paused
+                s.underrunWatch.restart()
+                return false
+            }
+            // The server's buffer absorbs a late mixer up to its length: a lag beyond it ran dry.
+            let period = Double(context.periodFrames ?? 1_024) / Double(max(context.frequency, 1))
+            let buffer = max(period, Double(context.latencyMode?.requestedMilliseconds ?? 0) / 1_000)
+            return s.underrunWatch.observe(wall: wall, device: Double(clock) * 1e-9, slack: buffer)
+        }
+        guard underrun, let safer = context.latencyMode?.safer else { return }
+        let count = state.withLockedValue(held) { $0.underrunWatch.count(within: Self.underrunWindow, before: wall) }
+        guard count >= Self.underrunsBeforeSteppingBack else { return }
+        do {
+            try changeLatency(held, to: safer, reason: .underruns, underruns: count)
+        } catch {
+            reportServiceError(held, error, player: nil)
+        }
+    }
+
+    private func changeLatency(_ held: borrowing LockHeld, to mode: LatencyMode, reason: LatencyChange.Reason, underruns: Int) throws {
+        let context = self.context
+        let from = context.latencyMode
+        try context.switchLatency(to: mode)
+        state.withLockedValue(held) { s in
+            s.underrunWatch.restart()
+            s.outbox.append(.engine(.latencyChanged(LatencyChange(from: from, to: mode, reason: reason, underruns: underruns,
+                                                                   outputSeconds: outputLatency))))
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// Tells the output's underruns from its clock: the device's clock (`ALC_DEVICE_CLOCK_SOFT`,
+/// what the mixer has mixed) keeps pace with the wall clock while the sound server is fed. When
+/// the server runs dry, it plays silence and waits for its buffer to fill again (the modes ask
+/// for a start threshold, `prebuf`), and the mixer, waiting with it, falls behind the wall
+/// clock by the time lost. So the wall clock less the device's clock steps up by each gap.
+///
+/// The server's buffer absorbs a mixer late by less than its length (the mixer also works a
+/// period or more at a time), and the clocks drift slowly apart (the device's and the
+/// system's differ by parts per million): compared with its least over the last ``window``
+/// seconds, a step larger than the buffer (`slack`) and ``margin`` is an underrun.
+struct OutputUnderrunWatch: Sendable {
+    /// How long the least is kept (seconds).
+    static let window = 2.0
+    /// What a step must exceed beyond a period (seconds): the scheduling of the threads that read the clocks.
+    static let margin = 0.004
+
+    /// (wall seconds, wall less device seconds) of the last ``window`` seconds.
+    private var readings: [(at: Double, lag: Double)] = []
+    /// How long after the device's clock first moves the readings start (seconds): as a
+    /// stream starts, the mixer fills the server's buffer and the server waits for its start
+    /// threshold, and the lag settles (measured: 10 ms of creep in the first half second).
+    static let settling = 1.0
+
+    /// The device's clock at the last reading, until it is seen to move: a stream's clock
+    /// stands still until the server starts it (0.3 to 1.7 s after it opens or is reset, on
+    /// PulseAudio with OpenAL Soft 1.19.1), which is no underrun.
+    private var waitingFrom: Double? = -1
+    /// When the readings start (wall seconds), once the clock moved.
+    private var settledAt = Double.infinity
+    /// When underruns were seen (wall seconds).
+    private(set) var underruns: [Double] = []
+
+    /// Takes a reading: `wall` and `device` clocks in seconds, `slack` how late the mixer may
+    /// be without the server running dry (its buffer, at least a period), in seconds. Returns
+    /// whether it shows an underrun since the last.
+    mutating func observe(wall: Double, device: Double, slack: Double) -> Bool {
+        if let from = waitingFrom {
+            waitingFrom = device > from && from >= 0 ? nil : device
+            if waitingFrom != nil { return false }
+            settledAt = wall + Self.settling
+        }
+        guard wall >= settledAt else { return false }
+        let lag = wall - device
+        readings.removeAll { wall - $0.at > Self.window }
+        defer { readings.append((wall, lag)) }
+        guard let least = readings.map(\.lag).min() else { return false }
+        guard lag - least > slack + Self.margin else { return false }
+        underruns.append(wall)
+        readings.removeAll()   // the lag from now on is measured from here
+        return true
+    }
+
+    /// How many underruns in the `seconds` before `wall`.
+    func count(within seconds: Double, before wall: Double) -> Int {
+        underruns.filter { $0 <= wall && wall - $0 <= seconds }.count
+    }
+
+    /// Starts over: the output was paused, moved, or reset (its clock starts again).
+    mutating func restart() {
+        readings.removeAll()
+        underruns.removeAll()
+        waitingFrom = -1
+        settledAt = .infinity
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import SoundStageTestSupport
+
+/// Latency modes on real sound servers of the test's own: what each asks of the server, what
+/// the device then reports and what clicks through the sink's monitor measure (the ordering,
+/// not a figure: the figures are BENCHMARKS.md's), and the step back to a safer mode when a
+/// stalled process starves the output. The game is `soundstage`; the server PulseAudio or
+/// PipeWire.
+@Suite("Latency modes: asked of the server, reported, measured, and stepped back from", .serialized)
+struct LatencyModeTests {
+    /// One `soundstage latency --mode all` line: the mode and its measured figures.
+    struct Measured { let mode: String; let output: Double; let roundTrip: Double; let period: Int? }
+
+    static func parse(_ lines: [String]) -> [Measured] {
+        lines.compactMap { line in
+            guard let mode = line.firstMatch(of: /mode (\w+) \(/)?.1,
+                  let output = line.firstMatch(of: /output ([0-9.]+) ms/)?.1, let trip = line.firstMatch(of: /round trip ([0-9.]+) ms/)?.1
+            else { return nil }
+            let period = line.firstMatch(of: /period (\d+) frames/).flatMap { Int($0.1) }
+            return Measured(mode: String(mode), output: Double(output)!, roundTrip: Double(trip)!, period: period)
+        }
+    }
+
+    @Test("each mode asks the server for more than the last: the device's latency and the round trip follow, lowest to safe",
+          arguments: PrivatePulse.Kind.allCases)
+    func modesOrdered(kind: PrivatePulse.Kind) throws {
+        try #require(kind.isInstalled, "\(kind) is not installed")
+        let pulse = try PrivatePulse(kind)
+        defer { pulse.stop() }
+        _ = try pulse.addSink("out")
+        _ = try pulse.pactl(["set-default-sink", "out"])
+        _ = try pulse.pactl(["set-default-source", "out.monitor"])
+        let tool = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", "all", "--clicks", "5"],
+                                      environment: pulse.environment.merging(["ALSOFT_DRIVERS": "pulse"]) { $1 })
+        #expect(tool.status == 0, "\(tool)")
+        let measured = Self.parse(tool.stdout.split(separator: "\n").map(String.init))
+        print("latency modes on \(kind):\n\(tool.stdout)")
+        try #require(measured.map(\.mode) == ["lowest", "low", "balanced", "safe"], "\(tool.stdout)")
+        let (lowest, low, balanced, safe) = (measured[0], measured[1], measured[2], measured[3])
+        // PipeWire gives nothing under its quantum: lowest and low may read the same.
+        #expect(lowest.output <= low.output + 3 && low.output < balanced.output && balanced.output < safe.output, "\(tool.stdout)")
+        #expect(lowest.roundTrip < balanced.roundTrip && balanced.roundTrip < safe.roundTrip, "\(tool.stdout)")
+        if let a = lowest.period, let b = safe.period { #expect(a < b, "the mixer's period follows the mode: \(tool.stdout)") }
+        // A mode is asked only for the output's own stream: the clicks' recording is not changed,
+        // and an unknown mode is refused before any device opens.
+        let bad = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", "fastest"], environment: pulse.environment)
+        #expect(bad.status != 0 && bad.stderr.contains("unknown mode 'fastest'"), "\(bad)")
+    }
+
+    @Test("a process stalled (SIGSTOP, 200 ms, three times): the output ran dry, the engine steps back from lowest to low, and the tone plays on")
+    func stepsBack() throws {
+        try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
+        let pulse = try PrivatePulse(.pulseaudio)
+        defer { pulse.stop() }
+        _ = try pulse.addSink("out")
+        _ = try pulse.pactl(["set-default-sink", "out"])
+        let recording = try pulse.record("out", latencyMilliseconds: 10)
+        defer { recording.stop() }
+        let game = try pulse.session(["--latency", "lowest", "--tone", "440"])
+        defer { game.stop() }
+        #expect(game.waitForLine(containing: "latency mode lowest") != nil, "\(game.lines)")
+        try pulse.waitUntilPlaying("out")
+        // OpenAL Soft 1.19.1's device clock stands still for up to 1.8 s after a stream opens
+        // (measured; the sound plays): the watch waits for it to move.
+        Thread.sleep(forTimeInterval: 2.5)
+        for _ in 0..<3 where game.line(containing: "latencyChanged") == nil {
+            game.signal(SIGSTOP)
+            Thread.sleep(forTimeInterval: 0.2)
+            game.signal(SIGCONT)
+            Thread.sleep(forTimeInterval: 0.7)
+        }
+        #expect(game.waitForLine(containing: "latencyChanged(lowest -> low after 2 underruns") != nil, "\(game.lines)")
+        // It plays on after the step: the tone at the sink.
+        let frames = recording.frames()
+        #expect(recording.waitForFrames(frames + 24_000), "the recording goes on")
+        let tail = Array(recording.samples.suffix(24_000))
+        #expect(toneDB(tail, frequency: 440, sampleRate: 48_000) > -30, "the tone plays on after the step back")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import SoundStageEngine
+@testable import SoundStageCore
+
+/// The output's underruns told from its clock, and the latency modes' mapping. (On real servers,
+/// with a stalled process, in the live tier: `LatencyModeTests`.)
+@Suite("Latency modes and the output's underruns")
+struct OutputUnderrunWatchTests {
+    /// Readings every 10 ms for `seconds`: the device's clock moving in `period` steps behind
+    /// the wall clock, skewed by `ppm`, with `gaps` (at, length) lost.
+    static func run(_ watch: inout OutputUnderrunWatch, seconds: Double, period: Double, ppm: Double = 0,
+                    gaps: [(at: Double, length: Double)] = []) -> [Double] {
+        var seen: [Double] = []
+        var t = 0.0
+        while t < seconds {
+            let lost = gaps.filter { $0.at <= t }.map(\.length).reduce(0, +)
+            let played = (t - lost) * (1 + ppm * 1e-6)
+            let device = (played / period).rounded(.down) * period   // mixed a period at a time
+            if watch.observe(wall: t, device: device, slack: period) { seen.append(t) }
+            t += 0.01
+        }
+        return seen
+    }
+
+    @Test("a steady output shows none: a period's steps, 100 ppm of clock skew over 10 minutes")
+    func steady() {
+        var watch = OutputUnderrunWatch()
+        #expect(Self.run(&watch, seconds: 600, period: 0.021, ppm: 100).isEmpty)
+        var fine = OutputUnderrunWatch()
+        #expect(Self.run(&fine, seconds: 60, period: 0.00125, ppm: -100).isEmpty)
+    }
+
+    @Test("each gap longer than a period and the margin is one underrun, counted in its window")
+    func gaps() {
+        var watch = OutputUnderrunWatch()
+        let seen = Self.run(&watch, seconds: 30, period: 0.005, gaps: [(5, 0.15), (5.5, 0.05), (20, 0.02), (25, 0.003)])
+        #expect(seen.count == 3, "\(seen)")
+        #expect(abs(seen[0] - 5) < 0.02 && abs(seen[1] - 5.5) < 0.02 && abs(seen[2] - 20) < 0.02, "\(seen)")
+        #expect(watch.count(within: 10, before: 10) == 2)
+        #expect(watch.count(within: 10, before: 29) == 1)
+        watch.restart()
+        #expect(watch.count(within: 100, before: 30) == 0)
+    }
+
+    @Test("modes from the lowest to the safest: each asks more of the server than the last, and steps back to the next")
+    func modes() {
+        let asked = LatencyMode.allCases.map(\.requestedMilliseconds)
+        #expect(asked == asked.sorted() && Set(asked).count == asked.count, "\(asked)")
+        #expect(LatencyMode.allCases.sorted() == LatencyMode.allCases)
+        var chain: [LatencyMode] = [.lowest]
+        while let next = chain.last?.safer { chain.append(next) }
+        #expect(chain == LatencyMode.allCases)
+    }
+
+    @Test("the mode is asked of libpulse only for the call that makes the stream: PULSE_LATENCY_MSEC empty before and after")
+    func askedOnlyDuringTheCall() throws {
+        try #require(PulseLatency.setByProcess == nil, "this process set PULSE_LATENCY_MSEC itself")
+        _ = OpenAL.configuration   // prepares the variable, as the first OpenAL call does
+        let during = PulseLatency.asking(LatencyMode.low.requestedMilliseconds) { getenv(PulseLatency.variable).map { String(cString: $0) } }
+        #expect(during == "10")
+        #expect(getenv(PulseLatency.variable).map { String(cString: $0) } == "")
+        let none = PulseLatency.asking(nil) { getenv(PulseLatency.variable).map { String(cString: $0) } }
+        #expect(none == "")
+    }
+}
