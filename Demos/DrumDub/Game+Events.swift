@@ -47,6 +47,7 @@ extension Game {
             say("'\(device)' is gone and no other output opens; trying again in \(String(format: "%.1f", retry)) s", alert: true)
         case .engine(.serviceError(let error, _)): say("\(error)", alert: true)
         case .engine(.streamUnderrun): underruns += 1
+        case .engine(.latencyChanged): break   // the output line shows the mode it holds now
         }
     }
 
@@ -132,6 +133,7 @@ extension Game {
         var s = Snapshot()
         s.pose = pose
         s.drumLevels = Array(shown.prefix(Room.drums.count))
+        s.struck = struckAt.map { $0.map { now - $0 < Self.flashSeconds } ?? false }
         s.musicLevel = shown[Room.drums.count]
         s.masterLevel = shown[Room.drums.count + 1]
         if let desktop {
@@ -146,7 +148,13 @@ extension Game {
         case .recording(_, let hits): s.groove = "groove: RECORDING, \(hits.count) hits"
         case .looping: s.groove = String(format: "groove: looping %d hits / %.1f s", groove.hits.count, groove.length)
         }
-        s.device = "'\(engine.device.name)' at \(engine.context.frequency) Hz" + (underruns > 0 ? ", \(underruns) underruns" : "")
+        // The latency: the mode the output holds now and what its device reports.
+        let latency = engine.latencyMode.map { mode in
+            " \(mode)" + (engine.outputLatency.map { String(format: " %.0f ms", $0 * 1_000) } ?? "")
+        } ?? ""
+        let rate = engine.context.frequency
+        let kHz = rate % 1_000 == 0 ? "\(rate / 1_000)" : String(format: "%.1f", Double(rate) / 1_000)
+        s.device = "'\(engine.device.name)' \(kHz) kHz\(latency)" + (underruns > 0 ? ", \(underruns) underruns" : "")
         if let session = engine.session {
             let interrupted = interruption.map { ", INTERRUPTED (\($0))" } ?? ""
             s.session = "\(sessionState), \(session.category)\(interrupted)"

@@ -36,8 +36,13 @@ final class Game {
     var underruns = 0
     /// The meters as shown: peaks held and falling at ``meterFall`` dB a second.
     var shown = Array(repeating: Float(-160), count: Room.drums.count + 2)
+    /// When each drum was last struck by a key: its row flashes on the screen at once, while the
+    /// meter follows the sound a tick later.
+    var struckAt: [Double?] = Array(repeating: nil, count: Room.drums.count)
     var shownAt: Double?
     static let meterFall: Float = 24
+    /// How long a struck drum's row flashes.
+    static let flashSeconds = 0.15
 
     static let reverbs: [(name: String, preset: ReverbPreset?)] = [
         ("off", nil), ("room", .room), ("living room", .livingroom), ("stone room", .stoneroom),
@@ -132,6 +137,7 @@ final class Game {
         player.pause()
         player.currentTime = 0
         try player.play()
+        struckAt[drum] = now
         groove.record(drum: drum, at: now)
     }
 

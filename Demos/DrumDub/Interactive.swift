@@ -2,11 +2,15 @@ import CTerminalGuard
 import Foundation
 import SoundStage
 
-/// The game in the terminal: the engine plays on the default output, the loop reads keys
-/// (waiting 10 ms at most), hands the session's and the engine's events to the game, plays
-/// the groove's due hits and redraws about 30 times a second.
+/// The game in the terminal: the engine plays on the default output at a low latency, stepping
+/// back to a safer one when the machine does not hold it, the loop reads keys (waiting 10 ms at most), hands the session's and the
+/// engine's events to the game, plays the groove's due hits and redraws up to 100 times a
+/// second, and at once after a key.
 enum Interactive {
-    static let frameSeconds = 1.0 / 30
+    /// How often the screen is drawn: every turn of the loop (it waits 10 ms at most for a
+    /// key), so a meter shows a drum within a tick of the engine mixing it. Curses sends only
+    /// the cells that changed.
+    static let frameSeconds = 1.0 / 100
 
     static func run(_ options: Options) throws {
         guard isatty(0) == 1, isatty(1) == 1 else { throw CursesTerminal.NotATerminal() }
@@ -18,7 +22,11 @@ enum Interactive {
         // watching (no system bus here, say) comes then, and would otherwise be missed.
         let inbox = Inbox()
         AudioSession.shared.delegate = inbox
-        let engine = try QuietOpen.run { try AudioEngine(attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off)) }
+        // A drum game is judged on how soon a drum sounds: a low latency (`--latency`, `.low` by
+        // default), and the engine steps back to a safer mode when the machine does not hold it.
+        let engine = try QuietOpen.run {
+            try AudioEngine(attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off, latency: options.latency))
+        }
         defer { engine.shutdown() }
         inbox.listen(to: engine)
         let game = try Game(engine: engine, assets: assets)
@@ -61,7 +69,9 @@ enum Interactive {
                 if case .session(.interruptionEnded) = event { terminal.repaint() }
             }
             do { try game.tick(at: now) } catch { game.say("\(error)", alert: true) }
-            if now - lastDraw >= frameSeconds {
+            // A key is drawn at once, not at the next frame: the screen answers it as soon as
+            // the drum sounds.
+            if key != nil || now - lastDraw >= frameSeconds {
                 terminal.show(Screen.draw(game.snapshot(at: now)))
                 lastDraw = now
             }

@@ -1,7 +1,13 @@
+import SoundStage
+
 /// drumdub's command line.
 struct Options {
     var seconds = 16.0
     var hrtf = false
+    /// The output's latency mode: `.low`, the lowest this game holds on an idle machine (at
+    /// `.lowest` it stepped back within 3 s, and the music came back disturbed after Ctrl-Z:
+    /// BENCHMARKS.md, 2026-11-27), unless asked otherwise.
+    var latency: LatencyMode = .low
     var render: String?
     var assets: String?
     var script: String?
@@ -25,6 +31,12 @@ struct Options {
                 guard let s = Double(try value()), s > 0, s <= 3600 else { throw BadArgument(description: "--seconds takes a number in (0, 3600]") }
                 options.seconds = s
             case "--hrtf": options.hrtf = true
+            case "--latency":
+                let name = try value()
+                guard let mode = LatencyMode(rawValue: name) else {
+                    throw BadArgument(description: "--latency takes \(LatencyMode.allCases.map(\.rawValue).joined(separator: ", ")), not \(name)")
+                }
+                options.latency = mode
             case "--render", "-o": options.render = try value()
             case "--assets": options.assets = try value()
             case "--script": options.script = try value()
@@ -46,7 +58,8 @@ struct Options {
     static let usage = """
         drumdub: four drums placed around you in a room, played through SoundStage.
 
-        usage: drumdub [--hrtf]          play the game in this terminal (80 x 24 or larger)
+        usage: drumdub [--hrtf] [--latency MODE]
+                                        play the game in this terminal (80 x 24 or larger)
                drumdub --script FILE [--render OUT.wav] [--screen OUT.txt]
                                         play FILE's timed key presses offline and write the
                                         sound (beside FILE, as .wav, by default),
@@ -60,6 +73,8 @@ struct Options {
           --assets DIR    the assets folder (drums/*.wav and music/loop.ogg); found from
                           the working directory or the executable by default
           --hrtf          start with HRTF on (binaural, for headphones)
+          --latency MODE  the output's latency: lowest, low (the default), balanced or safe;
+                          the game steps back to a safer one when the machine does not hold it
           --seconds N     the fixed groove's length in seconds (--render), 16 by default
           --screen FILE   with --script: write the game's screen at the end as text
           --log FILE      the game: where standard error goes while the screen is up (what

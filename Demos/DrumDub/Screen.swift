@@ -6,6 +6,8 @@ struct Snapshot {
     var pose = Pose()
     /// Meter levels in dBFS (peak, held and falling): one per drum, the music, the master.
     var drumLevels: [Float] = Array(repeating: -160, count: Room.drums.count)
+    /// The drums struck by a key in the last ``Game/flashSeconds``: a `*` beside their meter.
+    var struck: [Bool] = Array(repeating: false, count: Room.drums.count)
     var musicLevel: Float = -160
     var masterLevel: Float = -160
     var music = ""
@@ -86,6 +88,7 @@ enum Screen {
         for (i, (label, level)) in rows.enumerated() {
             let row = 2 + i
             canvas.put(label, column: 46, row: row)
+            if i < s.struck.count, s.struck[i] { canvas.put("*", column: 57, row: row, style: .alert) }
             let filled = max(0, min(meterWidth, Int(((level - meterFloor) / -meterFloor * Float(meterWidth)).rounded())))
             for cell in 0..<meterWidth {
                 let cellLevel = meterFloor + Float(cell + 1) * -meterFloor / Float(meterWidth)

@@ -137,8 +137,8 @@ extension READMESamples {
         try AudioSession.shared.setDuckingDepth(15)
     }
 
-    /// README.md:587
-    static func line587() async throws {
+    /// README.md:590
+    static func line590() async throws {
         let music = SystemMusicPlayer.shared
         if case .available = await music.ready() {       // bounded: a player that hangs is skipped
             print(music.nowPlayingItem?.description ?? "nothing playing")   // Title — Artist (Album)
@@ -147,8 +147,15 @@ extension READMESamples {
         _ = (music)   // the values the sample shows
     }
 
-    /// README.md:640
-    static func line640() async throws {
+    /// README.md:653
+    static func line653() async throws {
+        let engine = try AudioEngine(attributes: ContextAttributes(latency: .lowest))
+        print(engine.latencyMode ?? .balanced, engine.outputLatency ?? 0)   // lowest 0.0046 (seconds, as the device reports)
+        _ = (engine)   // the values the sample shows
+    }
+
+    /// README.md:687
+    static func line687() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -168,7 +175,8 @@ extension READMESamples {
         DocSample("README.md:360", line360),
         DocSample("README.md:413", line413),
         DocSample("README.md:447", line447),
-        DocSample("README.md:587", line587),
-        DocSample("README.md:640", line640),
+        DocSample("README.md:590", line590),
+        DocSample("README.md:653", line653),
+        DocSample("README.md:687", line687),
     ]
 }
