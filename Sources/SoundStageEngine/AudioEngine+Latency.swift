@@ -21,7 +21,8 @@ extension AudioEngine {
         return Double(nanoseconds) * 1e-9
     }
 
-    /// How many underruns the output had in the last ``underrunWindow`` seconds: watched for an
+    /// How many underruns the watch saw in the last ``underrunWindow`` seconds, since it last
+    /// started over (the output moved, paused, or its stream was made again): watched for an
     /// engine with a latency mode, on a real device with `ALC_SOFT_device_clock`.
     public var recentUnderruns: Int {
         let now = currentTime
@@ -32,10 +33,11 @@ extension AudioEngine {
     /// ``AudioContext/switchLatency(to:)``); reported as ``EngineEvent/latencyChanged(_:)``.
     /// The engine steps back from it by itself when the machine does not hold it.
     ///
-    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` offline, or while the
-    ///   output is lost.
+    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` offline, after shutdown,
+    ///   while the output is lost, and when the process set `PULSE_LATENCY_MSEC` itself.
     public func setLatencyMode(_ mode: LatencyMode) throws {
         guard !isOffline else { throw failure(.invalidState, "setLatencyMode(_:)", "an offline engine has no sound server to ask") }
+        guard !isShutDown else { throw failure(.invalidState, "setLatencyMode(_:)", "the engine was shut down") }
         try OpenAL.lock.withLock { held in try changeLatency(held, to: mode, reason: .asked, underruns: 0) }
         deliverEvents()
     }
@@ -45,20 +47,23 @@ extension AudioEngine {
     /// periods are not SoundStage's to change).
     func watchOutputClock(_ held: borrowing LockHeld) {
         let (device, context) = output.withLock { ($0.device, $0.context) }
-        guard context.latencyMode != nil, let clock = device.clockNanoseconds else { return }
+        guard context.latencyMode != nil, context.followsLatencyModes, let clock = device.clockNanoseconds else { return }
         let wall = currentTime
-        let paused = state.withLockedValue(held) { $0.devicePaused || $0.silent != nil || $0.lost != nil }
+        // The server's buffer absorbs a late mixer up to its length: the mode's, or what the
+        // device reports if it gave more (a server with a larger quantum), at least a period.
+        let period = Double(context.periodFrames ?? 1_024) / Double(max(context.frequency, 1))
+        let buffer = max(period, Double(context.latencyMode?.requestedMilliseconds ?? 0) / 1_000, outputLatency ?? 0)
+        let (paused, resets) = (state.withLockedValue(held) { $0.devicePaused || $0.silent != nil || $0.lost != nil }, context.resets)
         let underrun = state.withLockedValue(held) { s -> Bool in
-            // A move, a pause or a silent output restarts the clock: the watch starts over.
-            if s.watchedDevice != ObjectIdentifier(device) || s.watchedPaused != paused || paused {
+            // A move, a pause, a silent output or a reset makes the stream again (its clock may
+            // stand still a while): the watch starts over.
+            if s.watchedDevice != ObjectIdentifier(device) || s.watchedPaused != paused || s.watchedResets != resets || paused {
                 s.watchedDevice = ObjectIdentifier(device)
                 s.watchedPaused = paused
+                s.watchedResets = resets
                 s.underrunWatch.restart()
                 return false
             }
-            // The server's buffer absorbs a late mixer up to its length: a lag beyond it ran dry.
-            let period = Double(context.periodFrames ?? 1_024) / Double(max(context.frequency, 1))
-            let buffer = max(period, Double(context.latencyMode?.requestedMilliseconds ?? 0) / 1_000)
             return s.underrunWatch.observe(wall: wall, device: Double(clock) * 1e-9, slack: buffer)
         }
         guard underrun, let safer = context.latencyMode?.safer else { return }
@@ -76,9 +81,8 @@ extension AudioEngine {
         let from = context.latencyMode
         try context.switchLatency(to: mode)
         state.withLockedValue(held) { s in
-            s.underrunWatch.restart()
             s.outbox.append(.engine(.latencyChanged(LatencyChange(from: from, to: mode, reason: reason, underruns: underruns,
-                                                                   outputSeconds: outputLatency))))
+                                                                   requestedSeconds: Double(mode.requestedMilliseconds) / 1_000))))
         }
     }
 }

@@ -47,6 +47,8 @@ struct EngineState {
     /// pause starts the watch over.
     var watchedDevice: ObjectIdentifier?
     var watchedPaused = false
+    /// The resets of the context the watch saw (``AudioContext/resets``).
+    var watchedResets = 0
     var subscribers = EventSubscribers<EngineEvent>()
     /// Set while the output device is lost and no other has opened yet.
     var lost: LostOutput?

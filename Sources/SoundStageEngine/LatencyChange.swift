@@ -21,14 +21,13 @@ public struct LatencyChange: Sendable, CustomStringConvertible {
     public let reason: Reason
     /// Underruns seen within the window when it stepped back (0 when asked).
     public let underruns: Int
-    /// The device's latency reported after the change (`ALC_DEVICE_LATENCY_SOFT`), in seconds;
-    /// nil when it reports none yet.
-    public let outputSeconds: Double?
+    /// What the new mode asks of the server, in seconds (what the device reports comes once its
+    /// stream runs again: ``AudioEngine/outputLatency``).
+    public let requestedSeconds: Double
 
-    /// For example `lowest -> low after 2 underruns (output 9.8 ms)`.
+    /// For example `lowest -> low after 2 underruns (10 ms asked)`.
     public var description: String {
         let why = reason == .asked ? "asked" : "after \(underruns) underruns"
-        let output = outputSeconds.map { String(format: " (output %.1f ms)", $0 * 1_000) } ?? ""
-        return "\(from?.description ?? "default") -> \(to) \(why)\(output)"
+        return "\(from?.description ?? "default") -> \(to) \(why) (\(Int((requestedSeconds * 1_000).rounded())) ms asked)"
     }
 }

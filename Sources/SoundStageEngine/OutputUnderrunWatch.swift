@@ -16,13 +16,16 @@ struct OutputUnderrunWatch: Sendable {
 
     /// (wall seconds, wall less device seconds) of the last ``window`` seconds.
     private var readings: [(at: Double, lag: Double)] = []
+    /// How long underruns are kept for counting (seconds).
+    static let kept = 60.0
+
     /// How long after the device's clock first moves the readings start (seconds): as a
     /// stream starts, the mixer fills the server's buffer and the server waits for its start
     /// threshold, and the lag settles (measured: 10 ms of creep in the first half second).
     static let settling = 1.0
 
     /// The device's clock at the last reading, until it is seen to move: a stream's clock
-    /// stands still until the server starts it (0.3 to 1.7 s after it opens or is reset, on
+    /// stands still until the server starts it (0.3 to 1.8 s after it opens or is reset, on
     /// PulseAudio with OpenAL Soft 1.19.1), which is no underrun.
     private var waitingFrom: Double? = -1
     /// When the readings start (wall seconds), once the clock moved.
@@ -37,16 +40,21 @@ struct OutputUnderrunWatch: Sendable {
         if let from = waitingFrom {
             waitingFrom = device > from && from >= 0 ? nil : device
             if waitingFrom != nil { return false }
-            settledAt = wall + Self.settling
+            if settledAt == .infinity { settledAt = wall + Self.settling }
         }
         guard wall >= settledAt else { return false }
+        underruns.removeAll { wall - $0 > Self.kept }
         let lag = wall - device
         readings.removeAll { wall - $0.at > Self.window }
-        defer { readings.append((wall, lag)) }
-        guard let least = readings.map(\.lag).min() else { return false }
-        guard lag - least > slack + Self.margin else { return false }
+        guard let least = readings.map(\.lag).min(), lag - least > slack + Self.margin else {
+            readings.append((wall, lag))
+            return false
+        }
         underruns.append(wall)
-        readings.removeAll()   // the lag from now on is measured from here
+        // The lag from now on is measured from here, once the clock moves again: a clock that
+        // stands still through a gap is one underrun, not one a tick.
+        readings.removeAll()
+        waitingFrom = device
         return true
     }
 

@@ -22,9 +22,9 @@ extension AudioContext {
         guard device.isExtensionPresent("ALC_SOFT_HRTF") else {
             throw failure(.extensionMissing, member, "switching HRTF needs ALC_SOFT_HRTF, which \(device) lacks")
         }
-        var asked = attributes
-        asked.hrtf = request
-        asked.hrtfName = name
-        try resetDevice(asking: asked, member: member)
+        try resetDevice(member: member) { asked in
+            asked.hrtf = request
+            asked.hrtfName = name
+        }
     }
 }

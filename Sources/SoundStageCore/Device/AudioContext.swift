@@ -26,6 +26,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     public let extensions: [String]
     private let extensionSet: Set<String>
     let liveSources = Atomic<Int>(0)
+    /// Resets and reopenings in place (``resets``).
+    let resetCount = Atomic<Int>(0)
     /// What the context was made with (and the HRTF since switched to).
     let requestedAttributes: LockedBox<ContextAttributes>
     /// Auxiliary effect slots alive in the context (``effectSlotLimit`` at most).

@@ -54,6 +54,8 @@ final class DeviceLife: @unchecked Sendable {
             }
             // What closing found (writes never checked), said now: the lock is never let go.
             Log.flushWaiting()
+            // And what OpenAL Soft logged that its copier has not passed on yet.
+            OpenALLog.copy()
         }
     }
 }

@@ -52,6 +52,7 @@ enum OpenALConfiguration {
     /// `ALSOFT_CONF`, knows the setting for SoundStage's, and makes a file of its own.
     static func apply() -> Outcome {
         PulseLatency.prepare()
+        OpenALLog.forward()
         if let own = getenv("ALSOFT_CONF") {
             let path = String(cString: own)
             if getenv(marker).map({ String(cString: $0) }) != path { return .keptTheProcesses(path: path) }

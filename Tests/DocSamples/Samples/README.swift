@@ -149,13 +149,14 @@ extension READMESamples {
 
     /// README.md:653
     static func line653() async throws {
-        let engine = try AudioEngine(attributes: ContextAttributes(latency: .lowest))
-        print(engine.latencyMode ?? .balanced, engine.outputLatency ?? 0)   // lowest 0.0046 (seconds, as the device reports)
-        _ = (engine)   // the values the sample shows
+        let engine = try AudioEngine(attributes: ContextAttributes(latency: .low))
+        // Once its stream runs (a moment after the engine is made), the device says what it holds:
+        let seconds = engine.outputLatency   // about 0.0097 on PulseAudio at .low; nil until the server has said
+        _ = (engine, seconds)   // the values the sample shows
     }
 
-    /// README.md:687
-    static func line687() async throws {
+    /// README.md:693
+    static func line693() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -177,6 +178,6 @@ extension READMESamples {
         DocSample("README.md:447", line447),
         DocSample("README.md:590", line590),
         DocSample("README.md:653", line653),
-        DocSample("README.md:687", line687),
+        DocSample("README.md:693", line693),
     ]
 }

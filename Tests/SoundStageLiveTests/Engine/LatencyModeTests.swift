@@ -42,8 +42,7 @@ struct LatencyModeTests {
         #expect(lowest.output <= low.output + 3 && low.output < balanced.output && balanced.output < safe.output, "\(tool.stdout)")
         #expect(lowest.roundTrip < balanced.roundTrip && balanced.roundTrip < safe.roundTrip, "\(tool.stdout)")
         if let a = lowest.period, let b = safe.period { #expect(a < b, "the mixer's period follows the mode: \(tool.stdout)") }
-        // A mode is asked only for the output's own stream: the clicks' recording is not changed,
-        // and an unknown mode is refused before any device opens.
+        // An unknown mode is refused before any device opens.
         let bad = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", "fastest"], environment: pulse.environment)
         #expect(bad.status != 0 && bad.stderr.contains("unknown mode 'fastest'"), "\(bad)")
     }

@@ -43,6 +43,20 @@ struct OutputUnderrunWatchTests {
         #expect(watch.count(within: 100, before: 30) == 0)
     }
 
+    @Test("a device clock that stands still through a gap (the mixer starved, a stream made again) is one underrun, not one a tick")
+    func standstill() {
+        var watch = OutputUnderrunWatch()
+        var seen: [Double] = []
+        var t = 0.0, device = 0.0
+        while t < 20 {
+            // Held still from 5 to 5.5 s, then on from where it stood.
+            if !(t >= 5 && t < 5.5) { device += 0.01 }
+            if watch.observe(wall: t, device: device, slack: 0.005) { seen.append(t) }
+            t += 0.01
+        }
+        #expect(seen.count == 1, "\(seen)")
+    }
+
     @Test("modes from the lowest to the safest: each asks more of the server than the last, and steps back to the next")
     func modes() {
         let asked = LatencyMode.allCases.map(\.requestedMilliseconds)
