@@ -52,6 +52,20 @@ struct AudioSessionDuckingTests {
         }
     }
 
+    /// The other application most tests lower: paplay's 440 Hz tone as `music` on the sink
+    /// `apps`, set to 70 % (a volume not the default, so its exact return means something),
+    /// with that volume as read back.
+    static func music(_ pulse: PrivatePulse) throws -> (OtherApplication, [UInt32]) {
+        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        do {
+            try music.setVolume(percent: 70)
+            return (music, try #require(music.stream?.volume))
+        } catch {
+            music.stop()
+            throw error
+        }
+    }
+
     /// A volume in dB, as PulseAudio's cubic scale maps it.
     static func dB(_ volume: UInt32) -> Double { 60 * log10(Double(volume) / 65536) }
 
@@ -60,10 +74,8 @@ struct AudioSessionDuckingTests {
         try #require(kind.isInstalled, "\(kind) is not installed")
         let pulse = try Self.server(kind)
         defer { pulse.stop() }
-        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        let (music, original) = try Self.music(pulse)
         defer { music.stop() }
-        try music.setVolume(percent: 70)
-        let original = try #require(music.stream?.volume)
         let recording = try pulse.record("apps", latencyMilliseconds: 20)
         defer { recording.stop() }
         let before = Self.level(recording)
@@ -199,10 +211,8 @@ struct AudioSessionDuckingTests {
         try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
         let pulse = try Self.server(.pulseaudio)
         defer { pulse.stop() }
-        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        let (music, original) = try Self.music(pulse)
         defer { music.stop() }
-        try music.setVolume(percent: 70)
-        let original = try #require(music.stream?.volume)
         let first = try pulse.session(["--category", "playback", "--duck-others"])
         #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume != original })
         let lowered = try #require(music.stream?.volume)
@@ -225,10 +235,8 @@ struct AudioSessionDuckingTests {
         try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
         let pulse = try Self.server(.pulseaudio)
         defer { pulse.stop() }
-        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        let (music, original) = try Self.music(pulse)
         defer { music.stop() }
-        try music.setVolume(percent: 70)
-        let original = try #require(music.stream?.volume)
         let first = try pulse.session(["--category", "playback", "--duck-others"])
         defer { first.stop() }
         #expect(Poll.until(seconds: 5, every: 0.02) { music.stream?.volume != original })
@@ -313,10 +321,8 @@ struct AudioSessionDuckingTests {
         try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
         let pulse = try Self.server(.pulseaudio)
         defer { pulse.stop() }
-        let music = try OtherApplication(pulse, name: "music", hz: 440, sink: "apps")
+        let (music, original) = try Self.music(pulse)
         defer { music.stop() }
-        try music.setVolume(percent: 70)
-        let original = try #require(music.stream?.volume)
         let temporary = pulse.runtime.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let environment = ["XDG_RUNTIME_DIR": "", "TMPDIR": temporary.path]
