@@ -154,7 +154,9 @@ extension Game {
         } ?? ""
         let rate = engine.context.frequency
         let kHz = rate % 1_000 == 0 ? "\(rate / 1_000)" : String(format: "%.1f", Double(rate) / 1_000)
-        s.device = "'\(engine.device.name)' \(kHz) kHz\(latency)" + (underruns > 0 ? ", \(underruns) underruns" : "")
+        let gaps = engine.outputUnderruns
+        s.device = "'\(engine.device.name)' \(kHz) kHz\(latency)" + (gaps > 0 ? ", \(gaps) output gaps" : "")
+            + (underruns > 0 ? ", \(underruns) underruns" : "")
         if let session = engine.session {
             let interrupted = interruption.map { ", INTERRUPTED (\($0))" } ?? ""
             s.session = "\(sessionState), \(session.category)\(interrupted)"

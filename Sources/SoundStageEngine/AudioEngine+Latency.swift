@@ -29,6 +29,13 @@ extension AudioEngine {
         return state.withLockedValue { $0.underrunWatch.count(within: Self.underrunWindow, before: now) }
     }
 
+    /// Every underrun the watch saw since the engine started, in any mode, across moves and
+    /// resets: what a game shows or logs to tell whether the machine holds its mode (zero on a
+    /// machine that does). Watched as for ``recentUnderruns``.
+    public var outputUnderruns: Int {
+        state.withLockedValue { $0.outputUnderruns }
+    }
+
     /// Moves the output to another latency mode while everything plays (see
     /// ``AudioContext/switchLatency(to:)``); reported as ``EngineEvent/latencyChanged(_:)``.
     /// The engine steps back from it by itself when the machine does not hold it.
@@ -64,7 +71,9 @@ extension AudioEngine {
                 s.underrunWatch.restart()
                 return false
             }
-            return s.underrunWatch.observe(wall: wall, device: Double(clock) * 1e-9, slack: buffer)
+            let seen = s.underrunWatch.observe(wall: wall, device: Double(clock) * 1e-9, slack: buffer)
+            if seen { s.outputUnderruns += 1 }
+            return seen
         }
         guard underrun, let safer = context.latencyMode?.safer else { return }
         let count = state.withLockedValue(held) { $0.underrunWatch.count(within: Self.underrunWindow, before: wall) }

@@ -43,6 +43,8 @@ struct EngineState {
     var lastLatencySeconds = 0.0
     /// The output's underruns, told from its clock (real devices).
     var underrunWatch = OutputUnderrunWatch()
+    /// Every underrun the watch saw since the engine started (``AudioEngine/outputUnderruns``).
+    var outputUnderruns = 0
     /// The device the watch follows, and whether it was paused at the last tick: a move or a
     /// pause starts the watch over.
     var watchedDevice: ObjectIdentifier?

@@ -56,6 +56,7 @@ extension AudioContext {
                 PulseLatency.asking(asked.latency?.requestedMilliseconds) { alcResetDeviceSOFT(raw, list) }
             }
             guard reset == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reset \(device)") }
+            asked.latency = try Self.keepPeriodsWhole(device, mode: asked.latency, list: list) { code, reason in failure(code, member, reason) }
             requestedAttributes.withLock { $0 = asked }
             resetCount.add(1, ordering: .relaxed)
         }
@@ -63,19 +64,79 @@ extension AudioContext {
 }
 
 extension AudioContext {
+    /// Whether OpenAL Soft 1.19.1's reverb can mix in periods of `frames`. When a reverb's
+    /// settings change (a preset, a zone), it cross-fades over 128 frames, in steps rounded down
+    /// to a multiple of 4 when a period ends inside the fade. A period shorter than the fade
+    /// and not a multiple of 4 leaves it a step of 0 frames, which it repeats for ever or
+    /// runs past its buffers with: at 110 frames (PulseAudio's period for 10 ms asked at
+    /// 44.1 kHz) a plain C program that changes a reverb hangs or crashes within seconds.
+    static func periodHoldsReverb(_ frames: Int) -> Bool { frames % 4 == 0 || frames >= 128 }
+
+    /// What to ask next when the server gave `mode` periods the reverb cannot mix in: the
+    /// milliseconds nearest the mode's first (the server's period follows them), then the
+    /// safer modes'.
+    static func periodAsks(after mode: LatencyMode) -> [(mode: LatencyMode, milliseconds: Int)] {
+        let near = [-1, 1, -2, 2, -3, 3].map { (mode, mode.requestedMilliseconds + $0) }.filter { $0.1 > 0 }
+        let safer = sequence(first: mode, next: \.safer).dropFirst().map { ($0, $0.requestedMilliseconds) }
+        return near + safer
+    }
+
+    /// Checks the periods the server gave the device's stream, just made for `mode` (created,
+    /// reset or reopened), and asks again (``periodAsks(after:)``, `alcResetDeviceSOFT` with
+    /// `list`) until the reverb can mix in them (``periodHoldsReverb(_:)``). Returns the mode in
+    /// effect: `mode`, or a safer one when no milliseconds near it gave whole periods. Under
+    /// the gateway's lock.
+    static func keepPeriodsWhole(_ device: AudioDevice, mode: LatencyMode?, list: [ALCint],
+                                 fail: (SoundStageError.Code, String) -> SoundStageError) throws -> LatencyMode? {
+        let raw = device.handle.raw
+        // A loopback device has no period; the process's own PULSE_LATENCY_MSEC decides
+        // (documented on LatencyMode).
+        guard let mode, device.loopbackFormat == nil, PulseLatency.setByProcess == nil,
+              let frames = period(raw), !periodHoldsReverb(frames) else { return mode }
+        // OpenAL Soft 1.19.1 resets nothing for an empty list on a running device.
+        let list = list.count > 1 ? list : [ALC_FREQUENCY, frequency(raw), 0]
+        for ask in periodAsks(after: mode) {
+            let reset = try OpenAL.callALC(raw, "alcResetDeviceSOFT", on: "the device's periods") {
+                PulseLatency.asking(ask.milliseconds) { alcResetDeviceSOFT(raw, list) }
+            }
+            guard reset == ALC_TRUE else { throw fail(.alcInvalidDevice, "OpenAL Soft could not reset the device for whole periods") }
+            if let frames = period(raw), periodHoldsReverb(frames) { return ask.mode }
+        }
+        return .safe
+    }
+
+    /// The device's frequency (`ALC_FREQUENCY`). Under the gateway's lock.
+    private static func frequency(_ raw: OpaquePointer?) -> ALCint {
+        var frequency: ALCint = 0
+        alcGetIntegerv(raw, ALC_FREQUENCY, 1, &frequency)
+        return frequency
+    }
+
+    /// The device's period in frames: its frequency over `ALC_REFRESH` (exact below the square
+    /// root of the frequency, 210 frames at 44.1 kHz, where ``periodHoldsReverb(_:)`` looks).
+    /// Under the gateway's lock.
+    private static func period(_ raw: OpaquePointer?) -> Int? {
+        var refresh: ALCint = 0
+        alcGetIntegerv(raw, ALC_REFRESH, 1, &refresh)
+        return refresh > 0 ? Int(frequency(raw) / refresh) : nil
+    }
+
     /// The mixer's period now, in frames of the output: its frequency over `ALC_REFRESH`, read
     /// now (a reset, or the server, changes it); nil once the device is closed, or on a
     /// loopback device.
+    ///
+    /// With a latency mode, a period under 128 frames is a multiple of 4: OpenAL Soft 1.19.1's
+    /// reverb hangs or crashes in other short periods (its cross-fade steps are rounded down
+    /// to 4 frames, and one becomes 0). When the server gives such periods, the context asks
+    /// again with the milliseconds nearest the mode's, then with the safer modes', and
+    /// ``latencyMode`` says which it holds.
     public var periodFrames: Int? {
         let raw = device.handle.raw
         // A loopback device has no period (OpenAL Soft 1.23 takes the question as an error).
         guard device.loopbackFormat == nil else { return nil }
         return OpenAL.withDevice { _ -> Int? in
             guard !handle.isClosed else { return nil }
-            var frequency: ALCint = 0, refresh: ALCint = 0
-            alcGetIntegerv(raw, ALC_FREQUENCY, 1, &frequency)
-            alcGetIntegerv(raw, ALC_REFRESH, 1, &refresh)
-            return refresh > 0 ? Int(frequency / refresh) : nil
+            return Self.period(raw)
         }
     }
 }

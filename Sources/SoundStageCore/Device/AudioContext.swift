@@ -49,7 +49,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     ///   attributes or an unknown HRTF name; ``SoundStageError/Code-swift.struct/extensionMissing``
     ///   when HRTF or the limiter is asked for without its extension.
     public init(device: AudioDevice, attributes: ContextAttributes = ContextAttributes()) throws {
-        requestedAttributes = LockedBox(attributes)
+        let asked = LockedBox(attributes)
+        requestedAttributes = asked
         let id = AudioContext.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let object = "new context on \(device)"
         func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {
@@ -65,6 +66,13 @@ public final class AudioContext: Sendable, CustomStringConvertible {
             let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { PulseLatency.asking(attributes.latency?.requestedMilliseconds) { alcCreateContext(raw, list) } }
             guard let context else {
                 throw fail(.alcInvalidValue, "OpenAL Soft could not create the context")
+            }
+            do {
+                let mode = try Self.keepPeriodsWhole(device, mode: attributes.latency, list: list, fail: fail)
+                if mode != attributes.latency { asked.withLock { $0.latency = mode } }
+            } catch {
+                alcDestroyContext(context)
+                throw error
             }
             var size: ALCint = 0
             alcGetIntegerv(raw, ALC_ATTRIBUTES_SIZE, 1, &size)

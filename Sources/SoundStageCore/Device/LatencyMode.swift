@@ -7,11 +7,13 @@
 /// libpulse's own request, `PULSE_LATENCY_MSEC`, set only while the device's stream is made
 /// (its context created, its device reset or reopened); the server then chooses the periods,
 /// and OpenAL Soft mixes in them. PulseAudio and PipeWire (pipewire-pulse) both follow it. A
-/// process that sets `PULSE_LATENCY_MSEC` itself keeps it: every mode is then what it says.
+/// process that sets `PULSE_LATENCY_MSEC` itself keeps it: every mode is then what it says,
+/// unchecked (at 44.1 kHz, a value that is not a multiple of 4 ms under 12 ms gives periods
+/// OpenAL Soft 1.19.1's reverb hangs in; see ``AudioContext/periodFrames``).
 public enum LatencyMode: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
-    /// The lowest the server gives: 5 ms of buffer asked.
+    /// The lowest the server gives: 4 ms of buffer asked.
     case lowest
-    /// 10 ms asked: a drum game's mode on an idle machine.
+    /// 8 ms asked: a drum game's mode on an idle machine.
     case low
     /// 60 ms asked: about OpenAL Soft's own default (3 periods of 1,024 frames, 64 ms at
     /// 48 kHz), which a device with no mode asked (``ContextAttributes/latency`` nil) keeps.
@@ -20,10 +22,14 @@ public enum LatencyMode: String, Sendable, Hashable, CaseIterable, Comparable, C
     case safe
 
     /// What is asked of the server (`PULSE_LATENCY_MSEC`): the whole buffer, in milliseconds.
+    /// Multiples of 4, so that PulseAudio's periods (a quarter of the buffer, in whole frames)
+    /// are whole multiples of 4 frames at 44.1 and 48 kHz, as OpenAL Soft 1.19.1's reverb needs
+    /// them below 128 frames; elsewhere the context asks again near them (see
+    /// ``AudioContext/periodFrames``).
     public var requestedMilliseconds: Int {
         switch self {
-        case .lowest: 5
-        case .low: 10
+        case .lowest: 4
+        case .low: 8
         case .balanced: 60
         case .safe: 120
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SoundStage
 import SoundStageTestSupport
 
 /// Latency modes on real sound servers of the test's own: what each asks of the server, what
@@ -42,9 +43,61 @@ struct LatencyModeTests {
         #expect(lowest.output <= low.output + 3 && low.output < balanced.output && balanced.output < safe.output, "\(tool.stdout)")
         #expect(lowest.roundTrip < balanced.roundTrip && balanced.roundTrip < safe.roundTrip, "\(tool.stdout)")
         if let a = lowest.period, let b = safe.period { #expect(a < b, "the mixer's period follows the mode: \(tool.stdout)") }
+        // Periods OpenAL Soft 1.19.1's reverb can mix in: under 128 frames, multiples of 4.
+        for m in measured { if let p = m.period { #expect(p % 4 == 0 || p >= 128, "\(m.mode): period \(p) frames") } }
         // An unknown mode is refused before any device opens.
         let bad = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", "fastest"], environment: pulse.environment)
         #expect(bad.status != 0 && bad.stderr.contains("unknown mode 'fastest'"), "\(bad)")
+    }
+
+    @Test("a sink at 22.05 kHz, where 4 ms asked gives PulseAudio periods of 22 frames: the context asks again and holds lowest in whole periods")
+    func periodsKeptWhole() throws {
+        try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
+        let pulse = try PrivatePulse(.pulseaudio)
+        defer { pulse.stop() }
+        let made = try pulse.pactl(["load-module", "module-null-sink", "sink_name=slow", "rate=22050"])
+        try #require(made.status == 0, "\(made)")
+        _ = try pulse.pactl(["set-default-sink", "slow"])
+        _ = try pulse.pactl(["set-default-source", "slow.monitor"])
+        let tool = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", "lowest", "--clicks", "2"],
+                                      environment: pulse.environment.merging(["ALSOFT_DRIVERS": "pulse"]) { $1 })
+        #expect(tool.status == 0, "\(tool)")
+        let measured = try #require(Self.parse(tool.stdout.split(separator: "\n").map(String.init)).first, "\(tool.stdout)")
+        let period = try #require(measured.period, "\(tool.stdout)")
+        #expect(measured.mode == "lowest" && period % 4 == 0 && period < 64, "\(tool.stdout)")
+    }
+
+    @Test("a reverb changed every 100 ms at the lowest modes, a voice sending to it: the mixer goes on (OpenAL Soft 1.19.1 hung or crashed at 10 ms asked)",
+          .enabled(if: PulseServer.expected || PulseServer.answers, "needs a PulseAudio server; scripts/test.sh starts one"),
+          arguments: [LatencyMode.lowest, .low])
+    func reverbChangesMix(mode: LatencyMode) throws {
+        let engine = try AudioEngine(attributes: ContextAttributes(latency: mode))
+        defer { engine.shutdown() }
+        let period = try #require(engine.context.periodFrames)
+        #expect(period % 4 == 0 || period >= 128, "period \(period) frames")
+        let samples = (0..<24_000).map { Float(sin(2 * Double.pi * 440 * Double($0) / 48_000)) * 0.5 }
+        let tone = Sound(buffer: try AudioBuffer(context: engine.context, samples: samples, sampleRate: 48_000, label: "tone"))
+        let voice = try engine.play(tone, at: [1, 0, -1], loops: -1)
+        defer { voice.stop() }
+        let presets: [ReverbPreset] = [.room, .cave, .concerthall, .livingroom, .stoneroom]
+        // OpenAL Soft 1.19.1's device clock stands still for up to 1.8 s after a stream opens
+        // (measured; the sound plays): the reverb changes start once it moves.
+        let opened = engine.device.clockNanoseconds ?? 0
+        for _ in 0..<300 where (engine.device.clockNanoseconds ?? 0) == opened { Thread.sleep(forTimeInterval: 0.01) }
+        let before = engine.device.clockNanoseconds ?? 0
+        try #require(before != opened, "the device's clock never moved")
+        let start = ContinuousClock.now
+        for i in 0..<15 {
+            try engine.effectsBus.setEffect(.reverb(Reverb(preset: presets[i % presets.count])))
+            engine.update()
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let after = engine.device.clockNanoseconds ?? 0
+        let elapsed = (ContinuousClock.now - start).components
+        let wall = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+        // A mixer stuck in the reverb's cross-fade stands its clock still.
+        #expect(Double(after - before) * 1e-9 > wall * 0.5, "the device's clock moved \(Double(after - before) * 1e-9) s in \(wall) s")
+        #expect(engine.latencyMode == mode)
     }
 
     @Test("a process stalled (SIGSTOP, 200 ms, three times): the output ran dry, the engine steps back from lowest to low, and the tone plays on")

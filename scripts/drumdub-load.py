@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""drumdub under a player's load, for minutes: does the machine hold the latency mode?
+
+Starts a private PulseAudio 16.1 of its own (a null sink, its log at debug level), runs
+drumdub (the build given, release by default) in a tmux terminal on it at the mode given, and
+plays it for SECONDS: a drum every 125 ms (all four, in a pattern), a step or a turn every 2 s,
+the next room reverb every 20 s, the music louder and softer every 30 s, the music playing
+throughout. At the end it reads drumdub's output line (the mode it holds, its latency, the
+output gaps its engine saw) and counts the underruns the server itself logged for the game's
+stream ("end of underrun", PulseAudio's protocol-native), then quits the game with q.
+
+Optionally the machine is loaded meanwhile: --busy N runs N busy loops, --beside-build runs
+`swift build -c release` from scratch (in .build-load/, started again each time it ends).
+
+    scripts/drumdub-load.py [--seconds 300] [--latency low] [--drumdub .build/release/drumdub]
+                            [--busy N] [--beside-build]
+
+Ends non-zero if drumdub stepped back from the mode or the server logged an underrun.
+"""
+import argparse, os, shutil, signal, subprocess, sys, tempfile, time
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--seconds", type=float, default=300)
+parser.add_argument("--latency", default="low")
+parser.add_argument("--drumdub", default=".build/release/drumdub")
+parser.add_argument("--busy", type=int, default=0)
+parser.add_argument("--beside-build", action="store_true")
+args = parser.parse_args()
+
+root = tempfile.mkdtemp(prefix="drumdub-load.")
+env = dict(os.environ, XDG_RUNTIME_DIR=f"{root}/run", HOME=root, PULSE_STATE_PATH=f"{root}/state",
+           XDG_STATE_HOME=f"{root}/state", XDG_CONFIG_HOME=f"{root}/config")
+env.pop("PULSE_SERVER", None)
+os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700)
+log = f"{root}/pulse.log"
+socket = f"drumdub-load-{os.getpid()}"
+loads = []
+
+def tmux(*words):
+    return subprocess.run(["tmux", "-L", socket, *words], capture_output=True, text=True, env=env).stdout
+def screen():
+    return tmux("capture-pane", "-p").splitlines()
+def output_line():
+    return next((l for l in screen() if l.startswith("output")), "")
+def server_underruns():
+    with open(log, errors="replace") as f:
+        return sum("end of underrun" in line for line in f)
+
+def start_loads():
+    for _ in range(args.busy):
+        loads.append(subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True))
+    if args.beside_build:
+        script = "while true; do rm -rf .build-load; swift build -c release --scratch-path .build-load >/dev/null 2>&1; done"
+        loads.append(subprocess.Popen(["bash", "-c", script], start_new_session=True))
+
+def stop_loads():
+    for p in loads:
+        try: os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError: pass
+    if args.beside_build:
+        # SwiftPM starts its compilers in process groups of their own.
+        subprocess.run(["pkill", "-f", r"\.build-load/"], capture_output=True)
+        shutil.rmtree(".build-load", ignore_errors=True)
+
+subprocess.run(["pulseaudio", "-D", "--exit-idle-time=-1", "-n", "--load=module-null-sink",
+                "--load=module-native-protocol-unix", f"--log-target=file:{log}", "--log-level=debug"],
+               env=env, check=True)
+try:
+    deadline = time.monotonic() + 10
+    while subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
+        if time.monotonic() > deadline: sys.exit("the private PulseAudio did not start")
+        time.sleep(0.1)
+    command = [os.path.abspath(args.drumdub), "--assets", os.path.abspath("assets"), "--latency", args.latency]
+    tmux("new-session", "-d", "-x", "80", "-y", "24", " ".join(command))
+    deadline = time.monotonic() + 15
+    while "1 snare" not in "\n".join(screen()):
+        if time.monotonic() > deadline: sys.exit("drumdub did not draw its screen:\n" + "\n".join(screen()))
+        time.sleep(0.05)
+    time.sleep(3)   # the stream started and settled: underruns from here on are the load's
+    if not any(l.startswith("music") and "playing" in l for l in screen()):
+        tmux("send-keys", "p")
+    print("at the start: " + output_line(), flush=True)
+    start_loads()
+    before = server_underruns()
+    drums, moves = "12341134", ["w", "a", "s", "d", "Left", "Right", "Up", "Down"]
+    start = time.monotonic()
+    beat = 0
+    while (elapsed := time.monotonic() - start) < args.seconds:
+        keys = [drums[beat % len(drums)]]
+        if beat % 16 == 8: keys.append(moves[(beat // 16) % len(moves)])
+        if beat % 160 == 80: keys.append("r")
+        if beat % 240 == 120: keys.append("+" if (beat // 240) % 2 == 0 else "-")
+        for key in keys: tmux("send-keys", key)
+        if beat % 480 == 0 and beat > 0:
+            print(f"{elapsed:5.0f} s: {output_line()}", flush=True)
+        beat += 1
+        time.sleep(max(0, start + beat * 0.125 - time.monotonic()))
+    after = server_underruns()
+    stop_loads()
+    line = output_line()
+    if not line: sys.exit("drumdub's screen has no output line:\n" + "\n".join(screen()))
+    print(f"at the end ({args.seconds:.0f} s, {beat} beats): {line}")
+    stepped = f" {args.latency} " not in line + " "
+    gaps = int(line.split(" output gaps")[0].rsplit(" ", 1)[-1]) if " output gaps" in line else 0
+    print(f"mode {args.latency}: {'stepped back' if stepped else 'held'}; output gaps the engine saw: {gaps}; "
+          f"underruns the server logged: {after - before}"
+          f"{'; load: ' + str(args.busy) + ' busy loops' if args.busy else ''}{'; beside a release build' if args.beside_build else ''}")
+    tmux("send-keys", "q")
+    time.sleep(1)
+    failed = stepped or after - before > 0
+finally:
+    stop_loads()
+    tmux("kill-server")
+    subprocess.run(["pulseaudio", "--kill"], env=env, capture_output=True)
+    if os.environ.get("KEEP_LOG"): print("server log: " + log)
+    else: shutil.rmtree(root, ignore_errors=True)
+sys.exit(1 if failed else 0)
