@@ -63,7 +63,7 @@ def stop_loads():
         shutil.rmtree(".build-load", ignore_errors=True)
 
 subprocess.run(["pulseaudio", "-D", "--exit-idle-time=-1", "-n", "--load=module-null-sink",
-                "--load=module-native-protocol-unix", f"--log-target=file:{log}", "--log-level=debug"],
+                "--load=module-native-protocol-unix", f"--log-target=file:{log}", "--log-level=debug", "--log-time=1"],
                env=env, check=True)
 try:
     deadline = time.monotonic() + 10

@@ -100,10 +100,11 @@ struct LatencyModeTests {
         #expect(engine.latencyMode == mode)
     }
 
-    @Test("a process stalled (SIGSTOP, 200 ms, three times): the output ran dry, the engine steps back from lowest to low, and the tone plays on")
-    func stepsBack() throws {
-        try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
-        let pulse = try PrivatePulse(.pulseaudio)
+    @Test("a process stalled (SIGSTOP, 200 ms, three times): the output ran dry, the engine steps back from lowest to low, and the tone plays on",
+          arguments: PrivatePulse.Kind.allCases)
+    func stepsBack(kind: PrivatePulse.Kind) throws {
+        try #require(kind.isInstalled, "\(kind) is not installed")
+        let pulse = try PrivatePulse(kind)
         defer { pulse.stop() }
         _ = try pulse.addSink("out")
         _ = try pulse.pactl(["set-default-sink", "out"])
