@@ -155,8 +155,8 @@ extension READMESamples {
         _ = (engine, seconds)   // the values the sample shows
     }
 
-    /// README.md:703
-    static func line703() async throws {
+    /// README.md:706
+    static func line706() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -178,6 +178,6 @@ extension READMESamples {
         DocSample("README.md:447", line447),
         DocSample("README.md:590", line590),
         DocSample("README.md:653", line653),
-        DocSample("README.md:703", line703),
+        DocSample("README.md:706", line706),
     ]
 }

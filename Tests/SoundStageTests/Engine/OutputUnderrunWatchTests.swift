@@ -67,12 +67,34 @@ struct OutputUnderrunWatchTests {
         #expect(chain == LatencyMode.allCases)
     }
 
+    @Test("periods OpenAL Soft 1.19.1's reverb mixes in: under 128 frames only multiples of 4; the modes' own give them at 44.1 and 48 kHz on PulseAudio")
+    func wholePeriods() {
+        #expect([44, 48, 88, 132, 128, 129, 255, 661, 1_024].allSatisfy(AudioContext.periodHoldsReverb))
+        #expect(![22, 33, 55, 110, 121, 127].contains(where: AudioContext.periodHoldsReverb))
+        // PulseAudio's period: a quarter of the buffer asked, in whole frames (measured with
+        // ALSOFT_LOGLEVEL=3 for 3 to 16 ms at 44.1 kHz: 33, 44, 55, ... 176 frames).
+        for rate in [44_100, 48_000] {
+            for mode in LatencyMode.allCases {
+                let period = rate * mode.requestedMilliseconds / 1_000 / 4
+                #expect(AudioContext.periodHoldsReverb(period), "\(mode) at \(rate) Hz: \(period) frames")
+            }
+        }
+    }
+
+    @Test("asked again near the mode's milliseconds first, then with the safer modes', never 0 ms")
+    func asksAgain() {
+        let asks = AudioContext.periodAsks(after: .lowest)
+        #expect(asks.map(\.milliseconds) == [3, 5, 2, 6, 1, 7, 12, 60, 120], "\(asks)")
+        #expect(asks.map(\.mode) == Array(repeating: .lowest, count: 6) + [.low, .balanced, .safe])
+        #expect(AudioContext.periodAsks(after: .safe).map(\.mode) == Array(repeating: .safe, count: 6))
+    }
+
     @Test("the mode is asked of libpulse only for the call that makes the stream: PULSE_LATENCY_MSEC empty before and after")
     func askedOnlyDuringTheCall() throws {
         try #require(PulseLatency.setByProcess == nil, "this process set PULSE_LATENCY_MSEC itself")
         _ = OpenAL.configuration   // prepares the variable, as the first OpenAL call does
         let during = PulseLatency.asking(LatencyMode.low.requestedMilliseconds) { getenv(PulseLatency.variable).map { String(cString: $0) } }
-        #expect(during == "10")
+        #expect(during == "12")
         #expect(getenv(PulseLatency.variable).map { String(cString: $0) } == "")
         let none = PulseLatency.asking(nil) { getenv(PulseLatency.variable).map { String(cString: $0) } }
         #expect(none == "")
