@@ -127,11 +127,21 @@ package final class PrivatePulse: Sendable {
         throw PulseError("no PipeWire node for the sink \(sink): \(listed.prefix(400))")
     }
 
-    /// Adds a null sink; returns its module index (for `pactl unload-module`).
-    package func addSink(_ name: String) throws -> String {
-        let result = try pactl(["load-module", "module-null-sink", "sink_name=\(name)"])
+    /// Adds a null sink (at `rate` Hz, or the server's default); returns its module index (for
+    /// `pactl unload-module`).
+    package func addSink(_ name: String, rate: Int? = nil) throws -> String {
+        let result = try pactl(["load-module", "module-null-sink", "sink_name=\(name)"] + (rate.map { ["rate=\($0)"] } ?? []))
         guard result.status == 0 else { throw PulseError("load-module failed: \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Adds a null sink named `name` (at `rate` Hz, or the server's default) and makes it the
+    /// default sink, and its monitor the default source: what a client that asks for no device
+    /// plays to and records from.
+    package func addDefaultSink(_ name: String, rate: Int? = nil) throws {
+        _ = try addSink(name, rate: rate)
+        _ = try pactl(["set-default-sink", name])
+        _ = try pactl(["set-default-source", name + ".monitor"])
     }
 
     /// Waits until `sink` plays (``SinkState``): a session's stream runs on the server.

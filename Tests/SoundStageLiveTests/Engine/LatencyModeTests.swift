@@ -29,9 +29,7 @@ struct LatencyModeTests {
         try #require(kind.isInstalled, "\(kind) is not installed")
         let pulse = try PrivatePulse(kind)
         defer { pulse.stop() }
-        _ = try pulse.addSink("out")
-        _ = try pulse.pactl(["set-default-sink", "out"])
-        _ = try pulse.pactl(["set-default-source", "out.monitor"])
+        try pulse.addDefaultSink("out")
         let tool = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", "all", "--clicks", "5"],
                                       environment: pulse.environment.merging(["ALSOFT_DRIVERS": "pulse"]) { $1 })
         #expect(tool.status == 0, "\(tool)")
@@ -55,10 +53,7 @@ struct LatencyModeTests {
         try #require(PrivatePulse.Kind.pulseaudio.isInstalled)
         let pulse = try PrivatePulse(.pulseaudio)
         defer { pulse.stop() }
-        let made = try pulse.pactl(["load-module", "module-null-sink", "sink_name=slow", "rate=22050"])
-        try #require(made.status == 0, "\(made)")
-        _ = try pulse.pactl(["set-default-sink", "slow"])
-        _ = try pulse.pactl(["set-default-source", "slow.monitor"])
+        try pulse.addDefaultSink("slow", rate: 22_050)
         let tool = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", "lowest", "--clicks", "2"],
                                       environment: pulse.environment.merging(["ALSOFT_DRIVERS": "pulse"]) { $1 })
         #expect(tool.status == 0, "\(tool)")
@@ -106,8 +101,7 @@ struct LatencyModeTests {
         try #require(kind.isInstalled, "\(kind) is not installed")
         let pulse = try PrivatePulse(kind)
         defer { pulse.stop() }
-        _ = try pulse.addSink("out")
-        _ = try pulse.pactl(["set-default-sink", "out"])
+        try pulse.addDefaultSink("out")
         let recording = try pulse.record("out", latencyMilliseconds: 10)
         defer { recording.stop() }
         let game = try pulse.session(["--latency", "lowest", "--tone", "440"])
