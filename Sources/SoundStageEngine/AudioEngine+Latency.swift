@@ -89,9 +89,12 @@ extension AudioEngine {
         let context = self.context
         let from = context.latencyMode
         try context.switchLatency(to: mode)
+        // The mode the context holds: a safer one than asked where the server's periods near
+        // it were not whole (AudioContext.periodFrames).
+        let holding = context.latencyMode ?? mode
         state.withLockedValue(held) { s in
-            s.outbox.append(.engine(.latencyChanged(LatencyChange(from: from, to: mode, reason: reason, underruns: underruns,
-                                                                   requestedSeconds: Double(mode.requestedMilliseconds) / 1_000))))
+            s.outbox.append(.engine(.latencyChanged(LatencyChange(from: from, to: holding, reason: reason, underruns: underruns,
+                                                                   requestedSeconds: Double(holding.requestedMilliseconds) / 1_000))))
         }
     }
 }
