@@ -161,6 +161,19 @@ public final class AudioBuffer: Sendable, CustomStringConvertible {
     /// The samples as Float32 in -1...1, interleaved (G.711 and ADPCM decoded in Swift).
     public func floatSamples() -> [Float] { samples.withUnsafeBytes { format.floatSamples($0) } }
 
+    /// ``floatSamples()`` of the frames in `range` only (clamped to the buffer): just the
+    /// blocks that hold them are decoded, so a meter's window of a long buffer costs its own
+    /// length, not the buffer's.
+    public func floatSamples(frames range: Range<Int>) -> [Float] {
+        let lower = max(0, range.lowerBound), upper = min(frameCount, range.upperBound)
+        guard lower < upper else { return [] }
+        let perBlock = format.framesPerBlock, blockBytes = format.bytesPerBlock, channels = channelCount
+        let firstBlock = lower / perBlock, endBlock = (upper + perBlock - 1) / perBlock
+        let decoded = samples.withUnsafeBytes { format.floatSamples(UnsafeRawBufferPointer(rebasing: $0[(firstBlock * blockBytes)..<(endBlock * blockBytes)])) }
+        let skip = lower - firstBlock * perBlock
+        return Array(decoded[(skip * channels)..<((skip + upper - lower) * channels)])
+    }
+
     /// Uploads the same samples into a new buffer in `context` (for example after a lost
     /// device was replaced).
     public func copy(to context: AudioContext) throws -> AudioBuffer {

@@ -272,8 +272,7 @@ final class StreamFeed: PlaybackFeed {
             defer { base += chunk.frames }
             let from = max(start, base), to = min(end, base + chunk.frames)
             guard from < to else { continue }
-            let samples = chunk.buffer.floatSamples()
-            out += samples[((from - base) * channels)..<((to - base) * channels)]
+            out += chunk.buffer.floatSamples(frames: (from - base)..<(to - base))
         }
         return out
     }

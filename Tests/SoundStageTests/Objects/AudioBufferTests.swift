@@ -112,4 +112,22 @@ struct AudioBufferTests {
             }
         }
     }
+
+    @Test("a range of frames reads what the whole buffer's samples hold there, in every encoding, across and within blocks",
+          arguments: ["s16", "ima", "ms", "ulaw", "u8"])
+    func framesInRange(kind: String) throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("x.wav")
+        let options = ["s16": ["-b", "16"], "ima": ["-e", "ima-adpcm"], "ms": ["-e", "ms-adpcm"], "ulaw": ["-e", "u-law"], "u8": ["-b", "8"]][kind]!
+        let made = try ToolRunner.run(try sox(), ["-n", "-r", "22050", "-c", "2"] + options + [url.path, "synth", "0.5", "sine", "300-3000", "sine", "500", "gain", "-3"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let scene = try LoopbackRig()
+        let buffer = try AudioBuffer(context: scene.context, contentsOf: url)
+        let whole = buffer.floatSamples(), frames = buffer.frameCount
+        for range in [0..<1, 0..<frames, 3..<700, 1_000..<1_001, 2_039..<2_100, frames - 5..<frames, frames - 5..<frames + 50, -10..<4] {
+            let clamped = max(0, range.lowerBound)..<min(frames, range.upperBound)
+            #expect(buffer.floatSamples(frames: range) == Array(whole[(clamped.lowerBound * 2)..<(clamped.upperBound * 2)]), "\(kind): frames \(range)")
+        }
+        #expect(buffer.floatSamples(frames: frames..<frames + 10).isEmpty)
+    }
 }
