@@ -159,3 +159,42 @@ extension APIDocsSamples {
     static let footstep = Given.sound(Given.maraca)
     static func send(_ samples: [Float]) {}
 }
+
+/// What a game's input gives a frame.
+enum GameInput: Sendable { case forward(Float), turn(Float) }
+
+/// A game's own state: where its hero is and which way it faces (yaw in radians).
+struct Hero {
+    var position: SIMD3<Float> = .zero
+    var yaw: Float = 0
+    private var speed: Float = 0
+    mutating func apply(_ input: GameInput) {
+        switch input {
+        case .forward(let metresPerSecond): speed = metresPerSecond
+        case .turn(let radians): yaw += radians
+        }
+    }
+    mutating func simulate(_ seconds: Double) {
+        position += SIMD3(-sin(yaw), 0, -cos(yaw)) * speed * Float(seconds)
+    }
+}
+
+/// A game's window: open for 20 frames of 1/60 s (the samples run briefly), a step forward
+/// and a turn as its input, and closed early by `close()`.
+final class GameWindow: Sendable {
+    private let frames = Mutex(0)
+    var isOpen: Bool { frames.withLock { $0 < 20 } }
+    func input() -> [GameInput] { frames.withLock { $0 == 0 ? [.forward(1.4), .turn(0.1)] : [] } }
+    func present() {
+        Thread.sleep(forTimeInterval: 1.0 / 60)
+        frames.withLock { $0 += 1 }
+    }
+    func close() { frames.withLock { $0 = .max } }
+}
+
+extension EmbeddingInAGameLoopSamples {
+    static var engine: AudioEngine { Given.engine }
+    static let footsteps = Given.sound(Given.maraca)
+    static let snare = Given.sound(Given.snare)
+    static let window = GameWindow()
+}

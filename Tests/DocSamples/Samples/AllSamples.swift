@@ -2,6 +2,7 @@
 
 let allSamples: [DocSample] = READMESamples.samples
     + EffectsSamples.samples
+    + EmbeddingInAGameLoopSamples.samples
     + GettingStartedSamples.samples
     + PlacingSoundsIn3DSamples.samples
     + PlayingSoundsSamples.samples

@@ -49,8 +49,8 @@ extension READMESamples {
         _ = (device, context, audio, right)   // the values the sample shows
     }
 
-    /// README.md:183
-    static func line183() async throws {
+    /// README.md:201
+    static func line201() async throws {
         let engine = try AudioEngine()                                        // default device, own service thread
         let music = try Sound(engine: engine, streamingContentsOf: URL(fileURLWithPath: "music.ogg"))  // streamed
         let snare = try Sound(engine: engine, contentsOf: URL(fileURLWithPath: "assets/drums/snare.wav")) // loaded
@@ -74,8 +74,8 @@ extension READMESamples {
         _ = (engine, music, snare, player, hit)   // the values the sample shows
     }
 
-    /// README.md:263
-    static func line263() async throws {
+    /// README.md:281
+    static func line281() async throws {
         try engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
                                             variation: Variation(pitch: 0.95...1.05, volume: 0.8...1)),
                                  for: footstep)
@@ -87,8 +87,8 @@ extension READMESamples {
         _ = (hum)   // the values the sample shows
     }
 
-    /// README.md:321
-    static func line321() async throws {
+    /// README.md:339
+    static func line339() async throws {
         let slot = try EffectSlot(context: context)
         try slot.setEffect(AudioEffect(context: context, .reverb(Reverb(preset: .auditorium))))
         try source.setSend(0, to: slot)                                        // sends: ContextAttributes(auxiliarySends:)
@@ -96,14 +96,14 @@ extension READMESamples {
         _ = (slot)   // the values the sample shows
     }
 
-    /// README.md:341
-    static func line341() async throws {
+    /// README.md:359
+    static func line359() async throws {
         try engine.addReverbZone(ReverbZone(name: "cave", shape: .sphere(center: [0, 0, -20], innerRadius: 6, outerRadius: 14),
                                             reverb: Reverb(preset: .cave)))
     }
 
-    /// README.md:360
-    static func line360() async throws {
+    /// README.md:378
+    static func line378() async throws {
         let calm = try Playlist(engine: engine, items: [intro, loopA, loopB])   // any formats, loaded or streamed
         calm.repeatMode = .all                          // .off, .one (the item), .all
         calm.player.tempo = MusicalTempo(beatsPerMinute: 96, beatsPerBar: 4)
@@ -119,8 +119,8 @@ extension READMESamples {
         _ = (calm, battle)   // the values the sample shows
     }
 
-    /// README.md:413
-    static func line413() async throws {
+    /// README.md:431
+    static func line431() async throws {
         let session = AudioSession.shared
         try session.setCategory(.playback)
         session.delegate = game                        // your AudioSessionDelegate, held weakly; or session.events()
@@ -131,14 +131,14 @@ extension READMESamples {
         _ = (session)   // the values the sample shows
     }
 
-    /// README.md:447
-    static func line447() async throws {
+    /// README.md:465
+    static func line465() async throws {
         try AudioSession.shared.setCategory(.playback, options: .duckOthers)   // a voice-over above the music
         try AudioSession.shared.setDuckingDepth(15)
     }
 
-    /// README.md:590
-    static func line590() async throws {
+    /// README.md:608
+    static func line608() async throws {
         let music = SystemMusicPlayer.shared
         if case .available = await music.ready() {       // bounded: a player that hangs is skipped
             print(music.nowPlayingItem?.description ?? "nothing playing")   // Title — Artist (Album)
@@ -147,16 +147,16 @@ extension READMESamples {
         _ = (music)   // the values the sample shows
     }
 
-    /// README.md:653
-    static func line653() async throws {
+    /// README.md:671
+    static func line671() async throws {
         let engine = try AudioEngine(attributes: ContextAttributes(latency: .low))
         // Once its stream runs (a moment after the engine is made), the device says what it holds:
         let seconds = engine.outputLatency   // about 0.0097 on PulseAudio at .low; nil until the server has said
         _ = (engine, seconds)   // the values the sample shows
     }
 
-    /// README.md:706
-    static func line706() async throws {
+    /// README.md:724
+    static func line724() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -169,15 +169,15 @@ extension READMESamples {
     static let samples: [DocSample] = [
         DocSample("README.md:74", line74),
         DocSample("README.md:108", line108),
-        DocSample("README.md:183", line183),
-        DocSample("README.md:263", line263),
-        DocSample("README.md:321", line321),
-        DocSample("README.md:341", line341),
-        DocSample("README.md:360", line360),
-        DocSample("README.md:413", line413),
-        DocSample("README.md:447", line447),
-        DocSample("README.md:590", line590),
-        DocSample("README.md:653", line653),
-        DocSample("README.md:706", line706),
+        DocSample("README.md:201", line201),
+        DocSample("README.md:281", line281),
+        DocSample("README.md:339", line339),
+        DocSample("README.md:359", line359),
+        DocSample("README.md:378", line378),
+        DocSample("README.md:431", line431),
+        DocSample("README.md:465", line465),
+        DocSample("README.md:608", line608),
+        DocSample("README.md:671", line671),
+        DocSample("README.md:724", line724),
     ]
 }
