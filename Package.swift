@@ -151,9 +151,17 @@ let package = Package(
             name: "CTerminalGuard",
             path: "Demos/CTerminalGuard"
         ),
+        // SDL2, for the game's window (`drumdub --window`): its headers at build time
+        // (libsdl2-dev), the library opened when a window is asked for, so the terminal game
+        // runs without it. The demo's only: the library never links it.
+        .target(
+            name: "CSDL2",
+            dependencies: ["CLibraryLoader"],
+            path: "Demos/CSDL2"
+        ),
         .executableTarget(
             name: "DrumDub",
-            dependencies: ["SoundStage", "CNcurses", "CTerminalGuard"],
+            dependencies: ["SoundStage", "CNcurses", "CTerminalGuard", "CSDL2"],
             path: "Demos/DrumDub"
         ),
         .target(

@@ -159,7 +159,8 @@ case $status in
     *) cat .build/live-1.23.log; exit 1 ;;
 esac
 grep -E "^✔ Suite|^✘|^✔ Test run" .build/live.log .build/live-1.23.log >&2 || true
-phase "the game in a terminal" swift test --skip-build --filter DrumDubGameTests
+# The window (SDL2 under Xvfb) on the first pass only: what it adds is SDL's, not the stack's.
+phase "the game in a terminal and in a window" swift test --skip-build --filter "DrumDubGameTests|DrumDubWindowTests"
 phase "the game in a terminal on OpenAL Soft 1.23.1" env LD_LIBRARY_PATH="$openal123" swift test --skip-build --filter DrumDubGameTests
 phase "the game in a terminal on PipeWire" on_pipewire swift test --skip-build --filter DrumDubGameTests
 # The soak alone: beside the documentation and the fuzzing its memory grew 1,028,096 bytes

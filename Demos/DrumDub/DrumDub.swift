@@ -9,9 +9,11 @@ import SoundStage
 /// - the game: ``Interactive`` (the loop), ``Game`` (what the keys do), ``Screen`` (what is
 ///   shown), ``CursesTerminal`` (ncurses);
 /// - `--script FILE`: ``ScriptRun``, the game played offline from timed key presses;
-/// - `--render OUT.wav`: ``FixedGroove``, the fixed demo groove rendered offline.
+/// - `--render OUT.wav`: ``FixedGroove``, the fixed demo groove rendered offline;
+/// - `--window`: ``Windowed``, the game in an SDL2 window (``WindowView`` draws it).
 ///
-/// Exit status: 0 done, 1 error, 2 bad arguments, 3 no output device, 4 not a terminal.
+/// Exit status: 0 done, 1 error, 2 bad arguments, 3 no output device, 4 not a terminal, 5 no
+/// window.
 @main
 struct DrumDub {
     static func main() {
@@ -28,9 +30,13 @@ struct DrumDub {
                 try ScriptRun.run(options, script: script)
             } else if let path = options.render {
                 try FixedGroove.render(options, to: path)
+            } else if options.window {
+                try Windowed.run(options)
             } else {
                 try Interactive.run(options)
             }
+        } catch let error as SDLWindow.Unavailable {
+            fail("\(error); the terminal game needs none: drumdub", status: 5)
         } catch let error as CursesTerminal.NotATerminal {
             fail("\(error)", status: 4)
         } catch let error as CursesTerminal.UnknownTerminal {

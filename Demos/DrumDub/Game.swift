@@ -141,6 +141,10 @@ final class Game {
         groove.record(drum: drum, at: now)
     }
 
+    /// Turns to face `point` on the floor and walks there (short of the walls): a click on
+    /// the window's floor.
+    func walk(to point: SIMD3<Float>) throws { try move { $0.walk(to: point) } }
+
     private func move(_ change: (inout Pose) -> Void) throws {
         var next = pose
         change(&next)

@@ -14,30 +14,8 @@ enum Interactive {
 
     static func run(_ options: Options) throws {
         guard isatty(0) == 1, isatty(1) == 1 else { throw CursesTerminal.NotATerminal() }
-        let assets = try Assets.find(options.assets)
-        // Sound that is the point of the app: calls interrupt it, a lost output pauses it. The
-        // drums play over the user's own music, so the desktop's player is left playing.
-        try AudioSession.shared.setCategory(.playback, options: .mixWithOthers)
-        // The session's delegate before the engine joins it: what the session says as it starts
-        // watching (no system bus here, say) comes then, and would otherwise be missed.
-        let inbox = Inbox()
-        AudioSession.shared.delegate = inbox
-        // A drum game is judged on how soon a drum sounds: a low latency (`--latency`, `.low` by
-        // default), and the engine steps back to a safer mode when the machine does not hold it.
-        let engine = try QuietOpen.run {
-            try AudioEngine(attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off, latency: options.latency))
-        }
+        let (engine, game, inbox) = try start(options, service: .thread())
         defer { engine.shutdown() }
-        inbox.listen(to: engine)
-        let game = try Game(engine: engine, assets: assets)
-        // The desktop's music: with a player on the session bus, the drums play along with it
-        // (p, n and +- drive it); without one, the game plays its own loop. Its first look at
-        // the bus takes milliseconds; a bus that does not answer is not waited on past 1 s.
-        let desktop = SystemMusicPlayer.shared
-        let deadline = ContinuousClock.now + .seconds(1)
-        while case .connecting = desktop.availability, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if desktop.currentPlayer != nil { game.desktop = desktop }
-        try game.start()
         game.say(game.desktop?.currentPlayer.map { "welcome: drumming along with \($0.identity); bang the drums with 1-4" }
                  ?? "welcome: bang the drums with 1-4, walk with the arrows (the keys are on the right)")
 
@@ -87,6 +65,43 @@ enum Interactive {
         print("drumdub: bye")
         // Ended by a signal (kill -TERM, a closed terminal): say so in the exit status.
         if quitSignal != 0 { exit(128 + quitSignal) }
+    }
+
+    /// What the terminal game and the window share as they start: the session (playback,
+    /// mixing with the user's music), the engine on the default output at the mode asked, the
+    /// game, and the inbox the session's and the engine's events reach the loop by. With a
+    /// music player on the session bus the drums play along with it; without one, the game
+    /// plays its own loop. The caller shuts the engine down.
+    static func start(_ options: Options, service: AudioEngine.Service) throws -> (AudioEngine, Game, Inbox) {
+        let assets = try Assets.find(options.assets)
+        // Sound that is the point of the app: calls interrupt it, a lost output pauses it. The
+        // drums play over the user's own music, so the desktop's player is left playing.
+        try AudioSession.shared.setCategory(.playback, options: .mixWithOthers)
+        // The session's delegate before the engine joins it: what the session says as it starts
+        // watching (no system bus here, say) comes then, and would otherwise be missed.
+        let inbox = Inbox()
+        AudioSession.shared.delegate = inbox
+        // A drum game is judged on how soon a drum sounds: a low latency (`--latency`, `.low` by
+        // default), and the engine steps back to a safer mode when the machine does not hold it.
+        let engine = try QuietOpen.run {
+            try AudioEngine(attributes: ContextAttributes(hrtf: options.hrtf ? .on : .off, latency: options.latency), service: service)
+        }
+        do {
+            inbox.listen(to: engine)
+            let game = try Game(engine: engine, assets: assets)
+            // The desktop's music: with a player on the session bus, the drums play along with
+            // it (p, n and +- drive it). Its first look at the bus takes milliseconds; a bus
+            // that does not answer is not waited on past 1 s.
+            let desktop = SystemMusicPlayer.shared
+            let deadline = ContinuousClock.now + .seconds(1)
+            while case .connecting = desktop.availability, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            if desktop.currentPlayer != nil { game.desktop = desktop }
+            try game.start()
+            return (engine, game, inbox)
+        } catch {
+            engine.shutdown()
+            throw error
+        }
     }
 
     /// Ctrl-Z: the terminal is given back, and the process stops itself with SIGTSTP, which

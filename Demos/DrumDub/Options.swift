@@ -14,6 +14,22 @@ struct Options {
     var screen: String?
     var log: String?
     var help = false
+    /// `--window`: the game in an SDL2 window rather than the terminal.
+    var window = false
+    /// What the window does when it loses focus (`--focus`).
+    var focus: FocusPolicy = .duck
+    /// The window's size in pixels (`--size WxH`).
+    var windowSize = (width: 960, height: 600)
+
+    /// What the game's sound does while its window is in the background, as games offer.
+    enum FocusPolicy: String, CaseIterable {
+        /// Plays on as it was.
+        case keep
+        /// Plays on, 12 dB softer (the master bus faded to a quarter).
+        case duck
+        /// Pauses (the master bus: every voice and player keeps its playhead).
+        case pause
+    }
 
     struct BadArgument: Error, CustomStringConvertible { let description: String }
 
@@ -43,6 +59,20 @@ struct Options {
             case "--screen": options.screen = try value()
             case "--log": options.log = try value()
             case "--help", "-h": options.help = true
+            case "--window": options.window = true
+            case "--focus":
+                let name = try value()
+                guard let policy = FocusPolicy(rawValue: name) else {
+                    throw BadArgument(description: "--focus takes \(FocusPolicy.allCases.map(\.rawValue).joined(separator: ", ")), not \(name)")
+                }
+                options.focus = policy
+            case "--size":
+                let text = try value()
+                let parts = text.split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, (480...7680).contains(parts[0]), (300...4320).contains(parts[1]) else {
+                    throw BadArgument(description: "--size takes WIDTHxHEIGHT in pixels, at least 480x300, not \(text)")
+                }
+                options.windowSize = (parts[0], parts[1])
             default: throw BadArgument(description: "unknown argument \(args[i])")
             }
             i += 1
@@ -51,6 +81,8 @@ struct Options {
         if options.script != nil && (args.contains("--seconds") || options.log != nil) {
             throw BadArgument(description: "--seconds and --log do not go with --script (the script says how long; nothing is logged)")
         }
+        if !options.window && (args.contains("--focus") || args.contains("--size")) { throw BadArgument(description: "--focus and --size go with --window") }
+        if options.window && (options.script != nil || options.render != nil) { throw BadArgument(description: "--window is the game; --script and --render play offline") }
         if options.render != nil && options.script == nil && options.log != nil { throw BadArgument(description: "--log goes with the game, not --render") }
         return options
     }
@@ -60,6 +92,9 @@ struct Options {
 
         usage: drumdub [--hrtf] [--latency MODE]
                                         play the game in this terminal (80 x 24 or larger)
+               drumdub --window [--focus keep|duck|pause] [--size WxH] [--hrtf] [--latency MODE]
+                                        play the game in a window (SDL2): click a drum to bang
+                                        it, the floor to walk there, the wheel to turn
                drumdub --script FILE [--render OUT.wav] [--screen OUT.txt]
                                         play FILE's timed key presses offline and write the
                                         sound (beside FILE, as .wav, by default),
@@ -75,6 +110,9 @@ struct Options {
           --hrtf          start with HRTF on (binaural, for headphones)
           --latency MODE  the output's latency: lowest, low (the default), balanced or safe;
                           the game steps back to a safer one when the machine does not hold it
+          --focus POLICY  the window in the background: keep playing, duck (12 dB softer,
+                          the default) or pause
+          --size WxH      the window's size in pixels, 960x600 by default
           --seconds N     the fixed groove's length in seconds (--render), 16 by default
           --screen FILE   with --script: write the game's screen at the end as text
           --log FILE      the game: where standard error goes while the screen is up (what
@@ -89,6 +127,7 @@ struct Options {
         at 0. Example: assets/grooves/demo.txt.
 
         exit status: 0 done, 1 error, 2 bad arguments, 3 no output device (render instead:
-        drumdub --script FILE), 4 not a terminal (the game needs one; render instead).
+        drumdub --script FILE), 4 not a terminal (the game needs one; render instead), 5 no window
+        (no display, or no SDL2: the terminal game is `drumdub`).
         """
 }

@@ -77,6 +77,17 @@ struct Pose: Equatable {
         position = next
     }
 
+    /// Turns to face `point` and steps to it, stopping short of the walls.
+    mutating func walk(to point: SIMD3<Float>) {
+        let way = point - position
+        let distance = (way.x * way.x + way.z * way.z).squareRoot()
+        guard distance > 0.01 else { return }
+        // forward is (-sin yaw, 0, -cos yaw).
+        yawDegrees = 0
+        turn(by: atan2(-way.x, -way.z) * 180 / .pi)
+        step(distance)
+    }
+
     /// The map glyph of the player, an arrow the way they face (eight directions).
     var glyph: Character {
         let glyphs: [Character] = ["^", "\\", "<", "/", "v", "\\", ">", "/"]

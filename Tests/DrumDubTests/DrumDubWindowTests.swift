@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import SoundStage
+import SoundStageTestSupport
+
+/// drumdub in its window (`--window`, SDL2) on an X server of the test's own (Xvfb), driven
+/// with xdotool, looked at with screenshots (by pixel colour, not by eye) and heard at a
+/// private PulseAudio's sink monitor. Timing tests: run alone on the machine, as the game in
+/// the terminal is (``RecordingRig/timingEnabled``).
+@Suite("DrumDub in a window, seen on a virtual display and heard at the sound server", .serialized, .enabled(if: RecordingRig.timingEnabled))
+struct DrumDubWindowTests {
+    /// The snare's colour lit (struck: its square on the map, and its meter), and the bass's
+    /// square at rest (WindowView's colours).
+    static let snareLit: (UInt8, UInt8, UInt8) = (255, 70, 70)
+    static let bassAtRest: (UInt8, UInt8, UInt8) = (40, 70, 160)
+
+    /// The share of a mono recording's energy over 100 ms from `frame` that is above 2 kHz:
+    /// the snare's and the tambourine's noise is high, the bass drum's thump low.
+    static func highShare(_ samples: [Float], at frame: Int) -> Double {
+        let window = Array(samples[frame..<min(samples.count, frame + 4_800)])
+        // A first difference is a high-pass (+6 dB an octave): the share of its energy
+        // against the plain signal's tells high from low.
+        let total = window.reduce(0) { $0 + Double($1 * $1) }
+        let edges = zip(window.dropFirst(), window).reduce(0) { $0 + Double(($1.0 - $1.1) * ($1.0 - $1.1)) }
+        return total > 0 ? edges / total : 0
+    }
+
+    /// The first frame from `from` on louder than -40 dBFS.
+    static func onset(_ samples: [Float], from: Int) -> Int? {
+        (from..<samples.count).first { abs(samples[$0]) > 0.01 }
+    }
+
+    @Test("the window opens at its size; key 1 and a click on the bass are heard at the sink after the input, each drum by its spectrum; the snare lights up on screen; q closes it, exit 0")
+    func window() throws {
+        try #require(VirtualDisplay.isInstalled, "Xvfb, xdotool and ImageMagick are not installed (scripts/lib.sh installs them)")
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let pulse = try PrivatePulse(.pulseaudio)
+        defer { pulse.stop() }
+        try pulse.addDefaultSink("game")
+        let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
+        var environment = pulse.environment.merging(display.environment) { $1 }
+        environment["ALSOFT_DRIVERS"] = "pulse"
+        let game = try ChildProcess(demo, ["--window", "--size", "960x600", "--assets", Assets.folder.path], environment: environment)
+        defer { if game.isRunning { game.signal(SIGKILL) } }
+        #expect(game.waitForLine(containing: "the game is in its window") != nil, "\(game.lines)")
+        let window = try #require(try display.window(named: "drumdub"), "no drumdub window on \(display.name): \(game.lines)")
+        let size = try #require(try display.size(of: window))
+        #expect(size.width == 960 && size.height == 600, "the window is \(size.width) x \(size.height)")
+        try display.xdotool(["windowfocus", "--sync", window])
+
+        // The music paused (p), so that what the sink hears next is a drum.
+        try display.xdotool(["key", "--window", window, "p"])
+        let recording = try pulse.record("game", latencyMilliseconds: 5)
+        defer { recording.stop() }
+        Thread.sleep(forTimeInterval: 1.0)
+        let quiet = try display.screenshot()
+        #expect(quiet.find(red: Self.snareLit.0, green: Self.snareLit.1, blue: Self.snareLit.2).count == 0, "the snare is lit before it is struck")
+
+        // Key 1: the snare, at the sink after the key, high in its spectrum, and lit on screen.
+        let keyFrame = recording.frames()
+        try display.xdotool(["key", "--window", window, "1"])
+        Thread.sleep(forTimeInterval: 0.06)
+        let struck = try display.screenshot()
+        let lit = struck.find(red: Self.snareLit.0, green: Self.snareLit.1, blue: Self.snareLit.2)
+        #expect(lit.count > 200, "the snare's square and meter lit: \(lit.count) pixels of its colour")
+        #expect(recording.waitForFrames(keyFrame + 24_000))
+        let afterKey = recording.samples
+        let snare = try #require(Self.onset(afterKey, from: keyFrame), "no sound at the sink after the key")
+        let snareHigh = Self.highShare(afterKey, at: snare)
+        print("drumdub window: key 1 heard \(Double(snare - keyFrame) / 48) ms after the key was sent; high share \(snareHigh)")
+
+        // A click on the bass drum's square (found by its colour): the bass, low in its spectrum.
+        Thread.sleep(forTimeInterval: 0.8)
+        let bass = try #require(quiet.find(red: Self.bassAtRest.0, green: Self.bassAtRest.1, blue: Self.bassAtRest.2).centre, "no bass drum on screen")
+        let clickFrame = recording.frames()
+        try display.xdotool(["mousemove", "\(bass.x)", "\(bass.y)", "click", "1"])
+        #expect(recording.waitForFrames(clickFrame + 24_000))
+        let afterClick = recording.samples
+        let thump = try #require(Self.onset(afterClick, from: clickFrame), "no sound at the sink after the click")
+        let bassHigh = Self.highShare(afterClick, at: thump)
+        print("drumdub window: the click heard \(Double(thump - clickFrame) / 48) ms after it was sent; high share \(bassHigh)")
+        #expect(snareHigh > 4 * bassHigh, "the snare (key 1) is higher in its spectrum than the bass (the click): \(snareHigh) against \(bassHigh)")
+
+        // q: the window closes and the game ends cleanly.
+        try display.xdotool(["key", "--window", window, "q"])
+        #expect(game.waitForLine(containing: "drumdub: bye") != nil, "\(game.lines)")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while game.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(!game.isRunning && game.ending.contains("exit 0"), "\(game.ending)")
+        #expect(try display.window(named: "drumdub", seconds: 0.5) == nil, "the window is gone")
+    }
+
+    @Test("no display: --window says so, names the terminal game, and exits 5")
+    func noDisplay() throws {
+        let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        let process = Process()
+        process.executableURL = demo
+        process.arguments = ["--window"]
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 5, "\(said)")
+        #expect(said.contains("no display") && said.contains("the terminal game needs none: drumdub"), "\(said)")
+    }
+}

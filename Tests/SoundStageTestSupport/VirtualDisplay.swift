@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// An X server of the test's own (Xvfb, no window manager), driven with xdotool and looked
+/// at with ImageMagick's `import`: for the game's window (`drumdub --window`).
+package final class VirtualDisplay {
+    /// The display's name, e.g. `:93`.
+    package let name: String
+    package let width: Int, height: Int
+    private let server: ChildProcess
+    private let folder: TemporaryFolder
+
+    /// Whether Xvfb, xdotool and ImageMagick's import are installed.
+    package static var isInstalled: Bool { ["Xvfb", "xdotool", "import"].allSatisfy { ToolRunner.which($0) != nil } }
+
+    /// Starts a server on the first free display from :90, `width` x `height` at 24 bits.
+    package init(width: Int = 1280, height: Int = 800) throws {
+        let xvfb = try #require(ToolRunner.which("Xvfb"), "Xvfb is not installed")
+        guard let number = (90..<200).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
+            throw PulseError("no free X display from :90")
+        }
+        name = ":\(number)"
+        (self.width, self.height) = (width, height)
+        folder = try TemporaryFolder()
+        server = try ChildProcess(xvfb, [name, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"])
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try xdotool(["getdisplaygeometry"]).status != 0 {
+            guard ContinuousClock.now < deadline, server.isRunning else {
+                server.signal(SIGTERM)
+                throw PulseError("Xvfb did not start on \(name): \(server.lines.suffix(5))")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// What a client needs to find the display.
+    package var environment: [String: String] { ["DISPLAY": name] }
+
+    /// Runs xdotool on the display.
+    @discardableResult
+    package func xdotool(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ToolRunner.run(try #require(ToolRunner.which("xdotool")), arguments, environment: environment)
+    }
+
+    /// The id of the first window whose name is `name`, once it is mapped (nil after `seconds`).
+    package func window(named name: String, seconds: Double = 10) throws -> String? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        repeat {
+            let found = try xdotool(["search", "--onlyvisible", "--name", "^\(name)$"])
+            if let id = found.stdout.split(separator: "\n").first { return String(id) }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while ContinuousClock.now < deadline
+        return nil
+    }
+
+    /// A window's size in pixels, as the server has it.
+    package func size(of window: String) throws -> (width: Int, height: Int)? {
+        let geometry = try xdotool(["getwindowgeometry", window]).stdout
+        guard let match = geometry.firstMatch(of: /Geometry: (\d+)x(\d+)/) else { return nil }
+        return (Int(match.1)!, Int(match.2)!)
+    }
+
+    /// The whole screen now.
+    package func screenshot() throws -> Screenshot {
+        let file = folder.file("screen-\(UInt32.random(in: 0...UInt32.max)).rgb")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let taken = try ToolRunner.run(try #require(ToolRunner.which("import")), ["-window", "root", "-depth", "8", "rgb:\(file.path)"],
+                                       environment: environment)
+        guard taken.status == 0 else { throw PulseError("import failed: \(taken.stderr)") }
+        let bytes = [UInt8](try Data(contentsOf: file))
+        guard bytes.count == width * height * 3 else { throw PulseError("a screenshot of \(bytes.count) bytes, not \(width) x \(height) x 3") }
+        return Screenshot(width: width, height: height, rgb: bytes)
+    }
+
+    package func stop() {
+        server.signal(SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    }
+
+    deinit { stop() }
+}
+
+/// A screenshot's pixels, 8-bit RGB, row by row from the top left.
+package struct Screenshot {
+    package let width: Int, height: Int
+    package let rgb: [UInt8]
+
+    package func pixel(_ x: Int, _ y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
+        let i = (y * width + x) * 3
+        return (rgb[i], rgb[i + 1], rgb[i + 2])
+    }
+
+    /// The pixels of exactly this colour: how many, and their centre (nil if none).
+    package func find(red: UInt8, green: UInt8, blue: UInt8) -> (count: Int, centre: (x: Int, y: Int)?) {
+        var count = 0, sumX = 0, sumY = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 3
+                if rgb[i] == red, rgb[i + 1] == green, rgb[i + 2] == blue {
+                    count += 1
+                    sumX += x
+                    sumY += y
+                }
+            }
+        }
+        return (count, count > 0 ? (sumX / count, sumY / count) : nil)
+    }
+}
