@@ -5,8 +5,9 @@ import Synchronization
 /// The game in an SDL2 window, as a game embeds SoundStage: its frame loop (60 a second) reads
 /// the window's input, hands the session's and the engine's events to the game, drives the
 /// engine (``AudioEngine/Service/manual(tick:)``: the loop calls ``AudioEngine/update()``
-/// every frame), puts the listener where the player is drawn, and draws. Losing focus follows
-/// `--focus`; the window closed, Esc, q, Ctrl-C or SIGTERM end it cleanly.
+/// every frame), puts the listener where the player is drawn, and draws (at once after input,
+/// else 30 times a second). Losing focus follows `--focus`; the window closed, Esc, q, Ctrl-C
+/// or SIGTERM end it cleanly.
 enum Windowed {
     static let frameSeconds = 1.0 / 60
     /// How often the window is drawn when no input came.
