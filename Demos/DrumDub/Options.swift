@@ -41,18 +41,21 @@ struct Options {
             guard i < args.count else { throw BadArgument(description: "\(args[i - 1]) needs a value") }
             return args[i]
         }
+        /// The option's value, one of `T`'s names.
+        func choice<T: RawRepresentable & CaseIterable>() throws -> T where T.RawValue == String {
+            let option = args[i], name = try value()
+            guard let chosen = T(rawValue: name) else {
+                throw BadArgument(description: "\(option) takes \(T.allCases.map(\.rawValue).joined(separator: ", ")), not \(name)")
+            }
+            return chosen
+        }
         while i < args.count {
             switch args[i] {
             case "--seconds":
                 guard let s = Double(try value()), s > 0, s <= 3600 else { throw BadArgument(description: "--seconds takes a number in (0, 3600]") }
                 options.seconds = s
             case "--hrtf": options.hrtf = true
-            case "--latency":
-                let name = try value()
-                guard let mode = LatencyMode(rawValue: name) else {
-                    throw BadArgument(description: "--latency takes \(LatencyMode.allCases.map(\.rawValue).joined(separator: ", ")), not \(name)")
-                }
-                options.latency = mode
+            case "--latency": options.latency = try choice()
             case "--render", "-o": options.render = try value()
             case "--assets": options.assets = try value()
             case "--script": options.script = try value()
@@ -60,12 +63,7 @@ struct Options {
             case "--log": options.log = try value()
             case "--help", "-h": options.help = true
             case "--window": options.window = true
-            case "--focus":
-                let name = try value()
-                guard let policy = FocusPolicy(rawValue: name) else {
-                    throw BadArgument(description: "--focus takes \(FocusPolicy.allCases.map(\.rawValue).joined(separator: ", ")), not \(name)")
-                }
-                options.focus = policy
+            case "--focus": options.focus = try choice()
             case "--size":
                 let text = try value()
                 let parts = text.split(separator: "x").compactMap { Int($0) }

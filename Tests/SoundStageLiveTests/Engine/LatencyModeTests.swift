@@ -23,6 +23,15 @@ struct LatencyModeTests {
         }
     }
 
+    /// `soundstage latency --mode MODE --clicks N` on `pulse`'s default sink: the tool's run
+    /// (its exit status expected 0) and its lines parsed.
+    static func measure(on pulse: PrivatePulse, mode: String, clicks: Int) throws -> (tool: (status: Int32, stdout: String, stderr: String), measured: [Measured]) {
+        let tool = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", mode, "--clicks", "\(clicks)"],
+                                      environment: pulse.environment.merging(["ALSOFT_DRIVERS": "pulse"]) { $1 })
+        #expect(tool.status == 0, "\(tool)")
+        return (tool, parse(tool.stdout.split(separator: "\n").map(String.init)))
+    }
+
     @Test("each mode asks the server for more than the last: the device's latency and the round trip follow, lowest to safe",
           arguments: PrivatePulse.Kind.allCases)
     func modesOrdered(kind: PrivatePulse.Kind) throws {
@@ -30,10 +39,7 @@ struct LatencyModeTests {
         let pulse = try PrivatePulse(kind)
         defer { pulse.stop() }
         try pulse.addDefaultSink("out")
-        let tool = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", "all", "--clicks", "5"],
-                                      environment: pulse.environment.merging(["ALSOFT_DRIVERS": "pulse"]) { $1 })
-        #expect(tool.status == 0, "\(tool)")
-        let measured = Self.parse(tool.stdout.split(separator: "\n").map(String.init))
+        let (tool, measured) = try Self.measure(on: pulse, mode: "all", clicks: 5)
         print("latency modes on \(kind):\n\(tool.stdout)")
         try #require(measured.map(\.mode) == ["lowest", "low", "balanced", "safe"], "\(tool.stdout)")
         let (lowest, low, balanced, safe) = (measured[0], measured[1], measured[2], measured[3])
@@ -54,10 +60,8 @@ struct LatencyModeTests {
         let pulse = try PrivatePulse(.pulseaudio)
         defer { pulse.stop() }
         try pulse.addDefaultSink("slow", rate: 22_050)
-        let tool = try ToolRunner.run(try #require(ToolRunner.soundstage), ["latency", "--mode", "lowest", "--clicks", "2"],
-                                      environment: pulse.environment.merging(["ALSOFT_DRIVERS": "pulse"]) { $1 })
-        #expect(tool.status == 0, "\(tool)")
-        let measured = try #require(Self.parse(tool.stdout.split(separator: "\n").map(String.init)).first, "\(tool.stdout)")
+        let (tool, all) = try Self.measure(on: pulse, mode: "lowest", clicks: 2)
+        let measured = try #require(all.first, "\(tool.stdout)")
         let period = try #require(measured.period, "\(tool.stdout)")
         #expect(measured.mode == "lowest" && period % 4 == 0 && period < 64, "\(tool.stdout)")
     }
