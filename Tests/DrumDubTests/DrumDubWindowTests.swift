@@ -91,6 +91,55 @@ struct DrumDubWindowTests {
         #expect(try display.window(named: "drumdub", seconds: 0.5) == nil, "the window is gone")
     }
 
+    @Test("focus lost to another window: the music 12 dB softer at the sink (--focus duck) or silent (pause); focus back: as before",
+          arguments: ["duck", "pause"])
+    func focus(policy: String) throws {
+        try #require(VirtualDisplay.isInstalled, "Xvfb, xdotool and ImageMagick are not installed (scripts/lib.sh installs them)")
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let pulse = try PrivatePulse(.pulseaudio)
+        defer { pulse.stop() }
+        try pulse.addDefaultSink("game")
+        let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
+        var environment = pulse.environment.merging(display.environment) { $1 }
+        environment["ALSOFT_DRIVERS"] = "pulse"
+        let game = try ChildProcess(demo, ["--window", "--focus", policy, "--assets", Assets.folder.path], environment: environment)
+        defer { if game.isRunning { game.signal(SIGKILL) } }
+        let window = try #require(try display.window(named: "drumdub"), "no drumdub window on \(display.name): \(game.lines)")
+        try display.xdotool(["windowfocus", "--sync", window])
+        // Another window to take the focus: ImageMagick's display, showing a screenshot.
+        let folder = try TemporaryFolder()
+        let picture = folder.file("other.png")
+        #expect(try ToolRunner.run(try #require(ToolRunner.which("convert")), ["-size", "200x100", "xc:gray", picture.path]).status == 0)
+        let other = try ChildProcess(try #require(ToolRunner.which("display")), ["-title", "other", "-geometry", "+0+0", picture.path], environment: display.environment)
+        defer { other.signal(SIGKILL) }
+        let otherWindow = try #require(try display.window(named: "other"), "no second window")
+        let recording = try pulse.record("game", latencyMilliseconds: 5)
+        defer { recording.stop() }
+        func level(seconds: Double) -> Double {
+            let from = recording.frames()
+            _ = recording.waitForFrames(from + Int(seconds * 48_000))
+            return Measure.dB(Array(recording.samples[from...]))
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let front = level(seconds: 1)
+        try display.xdotool(["windowfocus", "--sync", otherWindow])
+        Thread.sleep(forTimeInterval: 0.5)   // the fade (0.2 s) and the output's latency
+        let back = level(seconds: 1)
+        try display.xdotool(["windowfocus", "--sync", window])
+        Thread.sleep(forTimeInterval: 0.5)
+        let again = level(seconds: 1)
+        print("drumdub window, --focus \(policy): music \(front) dB in front, \(back) dB behind, \(again) dB in front again")
+        if policy == "duck" {
+            #expect(abs((front - back) - 12) < 1.5, "ducked by \(front - back) dB, not 12")
+        } else {
+            #expect(back < -80, "paused: \(back) dB behind")
+        }
+        #expect(abs(again - front) < 1.5, "in front again: \(again) dB against \(front)")
+        try display.xdotool(["key", "--window", window, "Escape"])
+        #expect(game.waitForLine(containing: "drumdub: bye") != nil, "\(game.lines)")
+    }
+
     @Test("no display: --window says so, names the terminal game, and exits 5")
     func noDisplay() throws {
         let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
