@@ -144,6 +144,26 @@ package final class PrivatePulse: Sendable {
         _ = try pactl(["set-default-source", name + ".monitor"])
     }
 
+    /// Makes `sink` the default and waits up to `seconds` until the server says so (`pactl
+    /// get-default-sink`): on PipeWire, pipewire-pulse only asks, and WirePlumber decides a
+    /// moment later. Throws with what the server says where it does not follow; a test that
+    /// then waits for a client to follow waits only for the client.
+    package func setDefaultSink(_ sink: String, seconds: Double = 5) throws {
+        let asked = try pactl(["set-default-sink", sink])
+        guard asked.status == 0 else { throw PulseError("pactl set-default-sink \(sink) failed: \(asked.stderr)") }
+        var said = ""
+        let followed = Poll.until(seconds: seconds, every: 0.01) {
+            said = (try? defaultSink()) ?? ""
+            return said == sink
+        }
+        guard followed else { throw PulseError("the \(kind) server's default is still \(said) \(seconds) s after it was set to \(sink)") }
+    }
+
+    /// The default sink as the server says now (`pactl get-default-sink`); empty if it says none.
+    package func defaultSink() throws -> String {
+        try pactl(["get-default-sink"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Waits until `sink` plays (``SinkState``): a session's stream runs on the server.
     package func waitUntilPlaying(_ sink: String, seconds: Double = 10) throws {
         try SinkState.waitUntilRunning(sink, seconds: seconds) { try pactl(["list", "short", "sinks"]).stdout }
