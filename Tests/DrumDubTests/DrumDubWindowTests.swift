@@ -30,24 +30,56 @@ struct DrumDubWindowTests {
         (from..<samples.count).first { abs(samples[$0]) > 0.01 }
     }
 
+    /// drumdub in its window with `arguments`, on a display and a PulseAudio (one sink,
+    /// `game`) of its own; stopped, all three, when the rig goes.
+    final class Rig {
+        let display: VirtualDisplay
+        let pulse: PrivatePulse
+        let game: ChildProcess
+        /// The game's window id, once it is shown.
+        let window: String
+
+        init(_ arguments: [String]) throws {
+            try #require(VirtualDisplay.isInstalled, "Xvfb, xdotool and ImageMagick are not installed (scripts/lib.sh installs them)")
+            display = try VirtualDisplay()
+            pulse = try PrivatePulse(.pulseaudio)
+            try pulse.addDefaultSink("game")
+            let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
+            var environment = pulse.environment.merging(display.environment) { $1 }
+            environment["ALSOFT_DRIVERS"] = "pulse"
+            game = try ChildProcess(demo, ["--window", "--assets", Assets.folder.path] + arguments, environment: environment)
+            window = try display.window(named: "drumdub") ?? ""
+            // Thrown once the rig is whole: its deinit stops what it started.
+            guard !window.isEmpty else { throw PulseError("no drumdub window on \(display.name): \(game.lines)") }
+            try display.xdotool(["windowfocus", "--sync", window])
+        }
+
+        /// The game's streams on the server.
+        func streams() throws -> Int {
+            try pulse.pactl(["list", "short", "sink-inputs"]).stdout.split(separator: "\n").count
+        }
+
+        /// Waits up to 5 s for the game to end; how it ended (ChildProcess.ending).
+        func ending() -> String {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while game.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            return game.ending
+        }
+
+        deinit {
+            if game.isRunning { game.signal(SIGKILL) }
+            pulse.stop()
+            display.stop()
+        }
+    }
+
     @Test("the window opens at its size; key 1 and a click on the bass are heard at the sink after the input, each drum by its spectrum; the snare lights up on screen; q closes it, exit 0")
     func window() throws {
-        try #require(VirtualDisplay.isInstalled, "Xvfb, xdotool and ImageMagick are not installed (scripts/lib.sh installs them)")
-        let display = try VirtualDisplay()
-        defer { display.stop() }
-        let pulse = try PrivatePulse(.pulseaudio)
-        defer { pulse.stop() }
-        try pulse.addDefaultSink("game")
-        let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
-        var environment = pulse.environment.merging(display.environment) { $1 }
-        environment["ALSOFT_DRIVERS"] = "pulse"
-        let game = try ChildProcess(demo, ["--window", "--size", "960x600", "--assets", Assets.folder.path], environment: environment)
-        defer { if game.isRunning { game.signal(SIGKILL) } }
+        let rig = try Rig(["--size", "960x600"])
+        let (display, pulse, game, window) = (rig.display, rig.pulse, rig.game, rig.window)
         #expect(game.waitForLine(containing: "the game is in its window") != nil, "\(game.lines)")
-        let window = try #require(try display.window(named: "drumdub"), "no drumdub window on \(display.name): \(game.lines)")
         let size = try #require(try display.size(of: window))
         #expect(size.width == 960 && size.height == 600, "the window is \(size.width) x \(size.height)")
-        try display.xdotool(["windowfocus", "--sync", window])
 
         // The music paused (p), so that what the sink hears next is a drum.
         try display.xdotool(["key", "--window", window, "p"])
@@ -85,28 +117,15 @@ struct DrumDubWindowTests {
         // q: the window closes and the game ends cleanly.
         try display.xdotool(["key", "--window", window, "q"])
         #expect(game.waitForLine(containing: "drumdub: bye") != nil, "\(game.lines)")
-        let deadline = ContinuousClock.now + .seconds(5)
-        while game.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(!game.isRunning && game.ending.contains("exit 0"), "\(game.ending)")
+        #expect(rig.ending() == "exit 0", "\(game.ending)")
         #expect(try display.window(named: "drumdub", seconds: 0.5) == nil, "the window is gone")
     }
 
     @Test("focus lost to another window: the music 12 dB softer at the sink (--focus duck) or silent (pause); focus back: as before",
           arguments: ["duck", "pause"])
     func focus(policy: String) throws {
-        try #require(VirtualDisplay.isInstalled, "Xvfb, xdotool and ImageMagick are not installed (scripts/lib.sh installs them)")
-        let display = try VirtualDisplay()
-        defer { display.stop() }
-        let pulse = try PrivatePulse(.pulseaudio)
-        defer { pulse.stop() }
-        try pulse.addDefaultSink("game")
-        let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
-        var environment = pulse.environment.merging(display.environment) { $1 }
-        environment["ALSOFT_DRIVERS"] = "pulse"
-        let game = try ChildProcess(demo, ["--window", "--focus", policy, "--assets", Assets.folder.path], environment: environment)
-        defer { if game.isRunning { game.signal(SIGKILL) } }
-        let window = try #require(try display.window(named: "drumdub"), "no drumdub window on \(display.name): \(game.lines)")
-        try display.xdotool(["windowfocus", "--sync", window])
+        let rig = try Rig(["--focus", policy])
+        let (display, pulse, game, window) = (rig.display, rig.pulse, rig.game, rig.window)
         // Another window to take the focus: ImageMagick's display, showing a screenshot.
         let folder = try TemporaryFolder()
         let picture = folder.file("other.png")

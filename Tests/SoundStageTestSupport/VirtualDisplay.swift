@@ -60,6 +60,40 @@ package final class VirtualDisplay {
         return (Int(match.1)!, Int(match.2)!)
     }
 
+    /// Asks `window` to close as a window manager does when its close button is clicked: a
+    /// WM_PROTOCOLS client message naming WM_DELETE_WINDOW. Xvfb runs no window manager, and
+    /// this xdotool (3.20160805) only destroys or kills windows; libX11 is opened at run time.
+    package func pressCloseButton(of window: String) throws {
+        guard let id = UInt(window) else { throw PulseError("not a window id: \(window)") }
+        guard let x11 = dlopen("libX11.so.6", RTLD_NOW) else { throw PulseError("libX11.so.6 cannot be opened") }
+        defer { dlclose(x11) }
+        func symbol<Function>(_ name: String, _: Function.Type) throws -> Function {
+            guard let found = dlsym(x11, name) else { throw PulseError("libX11 has no \(name)") }
+            return unsafeBitCast(found, to: Function.self)
+        }
+        let open = try symbol("XOpenDisplay", (@convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?).self)
+        let intern = try symbol("XInternAtom", (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> UInt).self)
+        let send = try symbol("XSendEvent", (@convention(c) (OpaquePointer?, UInt, Int32, Int, UnsafeMutableRawPointer?) -> Int32).self)
+        let flush = try symbol("XFlush", (@convention(c) (OpaquePointer?) -> Int32).self)
+        let close = try symbol("XCloseDisplay", (@convention(c) (OpaquePointer?) -> Int32).self)
+        guard let display = open(name) else { throw PulseError("cannot open the display \(name)") }
+        defer { _ = close(display) }
+        // An XEvent is 24 longs; as an XClientMessageEvent on LP64 each field takes one (an
+        // int in the low half): type, serial, send_event, display, window, message_type,
+        // format, then data.l[0...4] (the protocol's atom, then the time).
+        var event = [Int](repeating: 0, count: 24)
+        event[0] = 33                                           // ClientMessage
+        event[2] = 1                                            // sent by a client
+        event[3] = Int(bitPattern: display)
+        event[4] = Int(id)
+        event[5] = Int(intern(display, "WM_PROTOCOLS", 0))
+        event[6] = 32
+        event[7] = Int(intern(display, "WM_DELETE_WINDOW", 0))
+        let sent = event.withUnsafeMutableBytes { send(display, id, 0, 0, $0.baseAddress) }
+        guard sent != 0 else { throw PulseError("XSendEvent to \(window) failed") }
+        _ = flush(display)
+    }
+
     /// The whole screen now.
     package func screenshot() throws -> Screenshot {
         let file = folder.file("screen-\(UInt32.random(in: 0...UInt32.max)).rgb")

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import SoundStage
+import SoundStageTestSupport
+
+/// Walking by the mouse: a click on the floor moves the player there, on screen and for the
+/// ears (the listener follows the player as drawn).
+extension DrumDubWindowTests {
+    @Test("a click on the floor walks the player there: drawn there, and the ears go too (the snare nearby louder against the bass by the distances, within 2.5 dB)")
+    func walked() throws {
+        let rig = try Rig(["--size", "960x600"])
+        let (display, pulse, window) = (rig.display, rig.pulse, rig.window)
+        try display.xdotool(["key", "--window", window, "p"])   // the music paused: what is heard is the drums
+        let recording = try pulse.record("game", latencyMilliseconds: 5)
+        defer { recording.stop() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let screen = try display.screenshot()
+        let colours = (snare: (UInt8(150), UInt8(40), UInt8(40)), bass: Self.bassAtRest, player: (UInt8(250), UInt8(250), UInt8(250)))
+        let snare = try #require(screen.find(red: colours.snare.0, green: colours.snare.1, blue: colours.snare.2).centre, "no snare on screen")
+        let bass = try #require(screen.find(red: colours.bass.0, green: colours.bass.1, blue: colours.bass.2).centre, "no bass drum on screen")
+        // The snare stands at x -2 m, the bass at +2 m, both at z -2 m (Room.drums).
+        let pixelsPerMetre = Double(bass.x - snare.x) / 4
+
+        /// The level (dB) of 150 ms of the drum struck by `key`, from its onset at the sink.
+        func strike(_ key: String) throws -> Double {
+            let from = recording.frames()
+            try display.xdotool(["key", "--window", window, key])
+            _ = recording.waitForFrames(from + 28_800)
+            let samples = recording.samples
+            let onset = try #require(Self.onset(samples, from: from), "no sound at the sink after key \(key)")
+            let level = Measure.dB(Array(samples[onset..<min(samples.count, onset + 7_200)]))
+            Thread.sleep(forTimeInterval: 0.3)
+            return level
+        }
+        let centred = (snare: try strike("1"), bass: try strike("2"))
+
+        // 1.5 m to the snare's left: 1.5 m from it, 5.5 m from the bass.
+        let target = (x: snare.x - Int(1.5 * pixelsPerMetre), y: snare.y)
+        try display.xdotool(["mousemove", "\(target.x)", "\(target.y)", "click", "1"])
+        Thread.sleep(forTimeInterval: 0.3)
+        let player = try #require(try display.screenshot().find(red: colours.player.0, green: colours.player.1, blue: colours.player.2).centre,
+                                  "no player on screen")
+        let off = Double(abs(player.x - target.x) + abs(player.y - target.y)) / pixelsPerMetre
+        #expect(off < 0.3, "the player drawn at \(player), \(off) m from the click at \(target)")
+        let walked = (snare: try strike("1"), bass: try strike("2"))
+        let gained = (walked.snare - walked.bass) - (centred.snare - centred.bass)
+        print("drumdub window walked: snare \(centred.snare) dB, bass \(centred.bass) dB in the middle; snare \(walked.snare) dB, bass \(walked.bass) dB beside the snare: the snare \(gained) dB louder against the bass")
+        #expect(walked.snare > centred.snare && walked.bass < centred.bass, "nearer the snare, further from the bass: \(centred) then \(walked)")
+        // In the middle both stand 2.83 m away; beside the snare 1.5 m and 5.5 m: by inverse
+        // distance, 20 log10(5.5 / 1.5) = 11.3 dB (measured 11.2).
+        let expected = 20 * log10(5.5 / 1.5)
+        #expect(abs(gained - expected) < 2.5, "beside the snare it is \(gained) dB louder against the bass than in the middle, not \(expected)")
+    }
+}
