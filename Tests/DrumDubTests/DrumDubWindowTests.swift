@@ -30,7 +30,7 @@ struct DrumDubWindowTests {
         (from..<samples.count).first { abs(samples[$0]) > 0.01 }
     }
 
-    /// drumdub in its window with `arguments`, on a display and a PulseAudio (one sink,
+    /// drumdub in its window with `arguments`, on a display and a sound server (one sink,
     /// `game`) of its own; stopped, all three, when the rig goes.
     final class Rig {
         let display: VirtualDisplay
@@ -39,10 +39,11 @@ struct DrumDubWindowTests {
         /// The game's window id, once it is shown.
         let window: String
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], server: PrivatePulse.Kind = .pulseaudio) throws {
             try #require(VirtualDisplay.isInstalled, "Xvfb, xdotool and ImageMagick are not installed (scripts/lib.sh installs them)")
+            try #require(server.isInstalled, "\(server) is not installed")
             display = try VirtualDisplay()
-            pulse = try PrivatePulse(.pulseaudio)
+            pulse = try PrivatePulse(server)
             try pulse.addDefaultSink("game")
             let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
             var environment = pulse.environment.merging(display.environment) { $1 }
@@ -73,9 +74,10 @@ struct DrumDubWindowTests {
         }
     }
 
-    @Test("the window opens at its size; key 1 and a click on the bass are heard at the sink after the input, each drum by its spectrum; the snare lights up on screen; q closes it, exit 0")
-    func window() throws {
-        let rig = try Rig(["--size", "960x600"])
+    @Test("the window opens at its size; key 1 and a click on the bass are heard at the sink after the input, each drum by its spectrum; the snare lights up on screen; q closes it, exit 0 (PulseAudio and PipeWire)",
+          arguments: [PrivatePulse.Kind.pulseaudio, .pipewire])
+    func window(server: PrivatePulse.Kind) throws {
+        let rig = try Rig(["--size", "960x600"], server: server)
         let (display, pulse, game, window) = (rig.display, rig.pulse, rig.game, rig.window)
         #expect(game.waitForLine(containing: "the game is in its window") != nil, "\(game.lines)")
         let size = try #require(try display.size(of: window))
@@ -100,7 +102,7 @@ struct DrumDubWindowTests {
         let afterKey = recording.samples
         let snare = try #require(Self.onset(afterKey, from: keyFrame), "no sound at the sink after the key")
         let snareHigh = Self.highShare(afterKey, at: snare)
-        print("drumdub window: key 1 heard \(Double(snare - keyFrame) / 48) ms after the key was sent; high share \(snareHigh)")
+        print("drumdub window on \(server): key 1 heard \(Double(snare - keyFrame) / 48) ms after the key was sent; high share \(snareHigh)")
 
         // A click on the bass drum's square (found by its colour): the bass, low in its spectrum.
         Thread.sleep(forTimeInterval: 0.8)
@@ -111,7 +113,7 @@ struct DrumDubWindowTests {
         let afterClick = recording.samples
         let thump = try #require(Self.onset(afterClick, from: clickFrame), "no sound at the sink after the click")
         let bassHigh = Self.highShare(afterClick, at: thump)
-        print("drumdub window: the click heard \(Double(thump - clickFrame) / 48) ms after it was sent; high share \(bassHigh)")
+        print("drumdub window on \(server): the click heard \(Double(thump - clickFrame) / 48) ms after it was sent; high share \(bassHigh)")
         #expect(snareHigh > 4 * bassHigh, "the snare (key 1) is higher in its spectrum than the bass (the click): \(snareHigh) against \(bassHigh)")
 
         // q: the window closes and the game ends cleanly.

@@ -140,7 +140,7 @@ package final class PrivatePulse: Sendable {
     /// plays to and records from.
     package func addDefaultSink(_ name: String, rate: Int? = nil) throws {
         _ = try addSink(name, rate: rate)
-        _ = try pactl(["set-default-sink", name])
+        try setDefaultSink(name)
         _ = try pactl(["set-default-source", name + ".monitor"])
     }
 
