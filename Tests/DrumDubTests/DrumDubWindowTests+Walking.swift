@@ -3,8 +3,9 @@ import Testing
 import SoundStage
 import SoundStageTestSupport
 
-/// Walking by the mouse: a click on the floor moves the player there, on screen and for the
-/// ears (the listener follows the player as drawn).
+/// Walking and turning by the mouse and keys: a click on the floor moves the player there, the
+/// wheel and the arrows turn them, on screen and for the ears (the listener follows the player
+/// as drawn).
 extension DrumDubWindowTests {
     @Test("a click on the floor walks the player there: drawn there, and the ears go too (the snare nearby louder against the bass by the distances, within 2.5 dB)")
     func walked() throws {
@@ -50,5 +51,42 @@ extension DrumDubWindowTests {
         // distance, 20 log10(5.5 / 1.5) = 11.3 dB (measured 11.2).
         let expected = 20 * log10(5.5 / 1.5)
         #expect(abs(gained - expected) < 2.5, "beside the snare it is \(gained) dB louder against the bass than in the middle, not \(expected)")
+    }
+
+    @Test("turning: three wheel notches up turn the player 90 degrees left, and the snare, front left, is heard on the right; three right-arrow keys turn them back")
+    func turned() throws {
+        let rig = try Rig([])
+        let (display, pulse, window) = (rig.display, rig.pulse, rig.window)
+        try display.xdotool(["key", "--window", window, "p"])   // the music paused: what is heard is the snare
+        let recording = try pulse.record("game", channels: 2, latencyMilliseconds: 5)
+        defer { recording.stop() }
+        Thread.sleep(forTimeInterval: 0.5)
+
+        /// The snare struck: its left channel's level over its right's, in dB, over 150 ms
+        /// from its onset.
+        func snareLeftOverRight() throws -> Double {
+            let from = recording.frames(channels: 2)
+            try display.xdotool(["key", "--window", window, "1"])
+            _ = recording.waitForFrames(from + 28_800, channels: 2)
+            let samples = recording.samples
+            let onset = try #require((from..<samples.count / 2).first { max(abs(samples[2 * $0]), abs(samples[2 * $0 + 1])) > 0.01 },
+                                     "no sound at the sink after the snare's key")
+            let frames = onset..<min(samples.count / 2, onset + 7_200)
+            Thread.sleep(forTimeInterval: 0.3)
+            return Measure.dB(frames.map { samples[2 * $0] }) - Measure.dB(frames.map { samples[2 * $0 + 1] })
+        }
+        let facingUp = try snareLeftOverRight()
+        // Room.turnDegrees is 30: three notches face the player left (down the room's x).
+        try display.xdotool(["mousemove", "--window", window, "20", "20", "click", "--repeat", "3", "--delay", "50", "4"])
+        Thread.sleep(forTimeInterval: 0.2)
+        let facingLeft = try snareLeftOverRight()
+        for _ in 0..<3 { try display.xdotool(["key", "--window", window, "Right"]) }
+        Thread.sleep(forTimeInterval: 0.2)
+        let facingUpAgain = try snareLeftOverRight()
+        print("drumdub window turned: the snare left over right \(facingUp) dB facing up, \(facingLeft) dB turned 90 degrees left, \(facingUpAgain) dB turned back")
+        // Measured: +22.5 dB, -22.5 dB, +22.5 dB.
+        #expect(facingUp > 15, "facing up the room, the snare (front left) is louder on the left: \(facingUp) dB")
+        #expect(facingLeft < -15, "turned left, the snare (now front right) is louder on the right: \(facingLeft) dB")
+        #expect(abs(facingUpAgain - facingUp) < 1.5, "turned back, as before: \(facingUpAgain) dB against \(facingUp)")
     }
 }
