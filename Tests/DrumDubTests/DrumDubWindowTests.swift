@@ -5,8 +5,9 @@ import SoundStageTestSupport
 
 /// drumdub in its window (`--window`, SDL2) on an X server of the test's own (Xvfb), driven
 /// with xdotool, looked at with screenshots (by pixel colour, not by eye) and heard at a
-/// private PulseAudio's sink monitor. Timing tests: run alone on the machine, as the game in
-/// the terminal is (``RecordingRig/timingEnabled``).
+/// private sound server's sink monitor. Timing tests (``RecordingRig/timingEnabled``), never
+/// in one process with the terminal game's; they hold beside a busy loop on every core (CI
+/// runs them beside the live tests on PipeWire).
 @Suite("DrumDub in a window, seen on a virtual display and heard at the sound server", .serialized, .enabled(if: RecordingRig.timingEnabled))
 struct DrumDubWindowTests {
     /// The snare's colour lit (struck: its square on the map, and its meter), and the bass's
