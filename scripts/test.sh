@@ -174,12 +174,13 @@ on_pipewire env NO_COLOR=1 LD_LIBRARY_PATH="$openal123" "$bundle" --testing-libr
     --skip "PlaylistServerTests|FaultInjectionDeviceLossTests|UnderrunTests|AudioSessionServerTests|AudioEngineDefaultMoveTests|AudioSessionDuckingTests" \
     > .build/live-pipewire.log 2>&1 &
 othersPipeWire=$!
-# The window (SDL2 under Xvfb) once, on PulseAudio and PipeWire: what it adds is SDL's, not
-# the stack's. Beside the PipeWire chain (the window's suite held beside a busy loop on every
-# core: 38 s against 33), not beside the terminal game: in one process with it, the terminal
-# game's desktop music went unheard during its call (its phase took 50 s, not 34). Here it
-# is off the run's longest path (a phase of its own before the soak made the run 24 min 38 s).
+# The window (SDL2 under Xvfb), on PulseAudio and PipeWire, then on OpenAL Soft 1.23.1, beside
+# the PipeWire chain (the window's suite held beside a busy loop on every core: 38 s against
+# 33), not beside the terminal game: in one process with it, the terminal game's desktop music
+# went unheard during its call (its phase took 50 s, not 34). Here they are off the run's
+# longest path (one phase of its own before the soak made the run 24 min 38 s).
 phase "the game in a window (beside them)" swift test --skip-build --filter DrumDubWindowTests
+phase "the game in a window on OpenAL Soft 1.23.1 (beside them)" env LD_LIBRARY_PATH="$openal123" swift test --skip-build --filter DrumDubWindowTests
 phase documentation scripts/docs.sh
 # 8 s a target (two at a time): at 30 s the whole tier took 25 min 6 s on 2 cores (the
 # fuzzer's build 166 s of its 316), at 20 s 24 min before the offline tests ran on 1.23.1
