@@ -10,8 +10,8 @@ extension DrumDubWindowTests {
     @Test("a click on the floor walks the player there: drawn there, and the ears go too (the snare nearby louder against the bass by the distances, within 2.5 dB)")
     func walked() throws {
         let rig = try Rig(["--size", "960x600"])
-        let (display, pulse, window) = (rig.display, rig.pulse, rig.window)
-        try display.xdotool(["key", "--window", window, "p"])   // the music paused: what is heard is the drums
+        let (display, pulse) = (rig.display, rig.pulse)
+        try rig.key("p")   // the music paused: what is heard is the drums
         let recording = try pulse.record("game", latencyMilliseconds: 5)
         defer { recording.stop() }
         Thread.sleep(forTimeInterval: 0.5)
@@ -24,14 +24,9 @@ extension DrumDubWindowTests {
 
         /// The level (dB) of 150 ms of the drum struck by `key`, from its onset at the sink.
         func strike(_ key: String) throws -> Double {
-            let from = recording.frames()
-            try display.xdotool(["key", "--window", window, key])
-            _ = recording.waitForFrames(from + 28_800)
-            let samples = recording.samples
-            let onset = try #require(Self.onset(samples, from: from), "no sound at the sink after key \(key)")
-            let level = Measure.dB(Array(samples[onset..<min(samples.count, onset + 7_200)]))
+            let struck = try Self.heard(in: recording) { try rig.key(key) }
             Thread.sleep(forTimeInterval: 0.3)
-            return level
+            return Measure.dB(Array(struck.samples[struck.onset..<min(struck.samples.count, struck.onset + 7_200)]))
         }
         let centred = (snare: try strike("1"), bass: try strike("2"))
 
@@ -57,7 +52,7 @@ extension DrumDubWindowTests {
     func turned() throws {
         let rig = try Rig([])
         let (display, pulse, window) = (rig.display, rig.pulse, rig.window)
-        try display.xdotool(["key", "--window", window, "p"])   // the music paused: what is heard is the snare
+        try rig.key("p")   // the music paused: what is heard is the snare
         let recording = try pulse.record("game", channels: 2, latencyMilliseconds: 5)
         defer { recording.stop() }
         Thread.sleep(forTimeInterval: 0.5)
@@ -66,7 +61,7 @@ extension DrumDubWindowTests {
         /// from its onset.
         func snareLeftOverRight() throws -> Double {
             let from = recording.frames(channels: 2)
-            try display.xdotool(["key", "--window", window, "1"])
+            try rig.key("1")
             _ = recording.waitForFrames(from + 28_800, channels: 2)
             let samples = recording.samples
             let onset = try #require((from..<samples.count / 2).first { max(abs(samples[2 * $0]), abs(samples[2 * $0 + 1])) > 0.01 },
@@ -80,7 +75,7 @@ extension DrumDubWindowTests {
         try display.xdotool(["mousemove", "--window", window, "20", "20", "click", "--repeat", "3", "--delay", "50", "4"])
         Thread.sleep(forTimeInterval: 0.2)
         let facingLeft = try snareLeftOverRight()
-        for _ in 0..<3 { try display.xdotool(["key", "--window", window, "Right"]) }
+        for _ in 0..<3 { try rig.key("Right") }
         Thread.sleep(forTimeInterval: 0.2)
         let facingUpAgain = try snareLeftOverRight()
         print("drumdub window turned: the snare left over right \(facingUp) dB facing up, \(facingLeft) dB turned 90 degrees left, \(facingUpAgain) dB turned back")

@@ -31,6 +31,18 @@ struct DrumDubWindowTests {
         (from..<samples.count).first { abs(samples[$0]) > 0.01 }
     }
 
+    /// What `recording` (mono) heard after `input` was sent: its samples half a second on, the
+    /// frame it stood at when the input was sent, and the first frame after it louder than
+    /// -40 dBFS (the onset of what the input set off).
+    static func heard(in recording: ChildProcess, after input: () throws -> Void) throws -> (samples: [Float], sent: Int, onset: Int) {
+        let sent = recording.frames()
+        try input()
+        _ = recording.waitForFrames(sent + 24_000)
+        let samples = recording.samples
+        let found = try #require(onset(samples, from: sent), "no sound at the sink after the input")
+        return (samples, sent, found)
+    }
+
     /// drumdub in its window with `arguments`, on a display and a sound server (one sink,
     /// `game`) of its own; stopped, all three, when the rig goes.
     final class Rig {
@@ -54,6 +66,11 @@ struct DrumDubWindowTests {
             // Thrown once the rig is whole: its deinit stops what it started.
             guard !window.isEmpty else { throw PulseError("no drumdub window on \(display.name): \(game.lines)") }
             try display.xdotool(["windowfocus", "--sync", window])
+        }
+
+        /// Presses `key` in the game's window (xdotool's key names: "1", "p", "Escape").
+        func key(_ key: String) throws {
+            try display.xdotool(["key", "--window", window, key])
         }
 
         /// The game's streams on the server.
@@ -85,7 +102,7 @@ struct DrumDubWindowTests {
         #expect(size.width == 960 && size.height == 600, "the window is \(size.width) x \(size.height)")
 
         // The music paused (p), so that what the sink hears next is a drum.
-        try display.xdotool(["key", "--window", window, "p"])
+        try rig.key("p")
         let recording = try pulse.record("game", latencyMilliseconds: 5)
         defer { recording.stop() }
         Thread.sleep(forTimeInterval: 1.0)
@@ -93,32 +110,26 @@ struct DrumDubWindowTests {
         #expect(quiet.find(red: Self.snareLit.0, green: Self.snareLit.1, blue: Self.snareLit.2).count == 0, "the snare is lit before it is struck")
 
         // Key 1: the snare, at the sink after the key, high in its spectrum, and lit on screen.
-        let keyFrame = recording.frames()
-        try display.xdotool(["key", "--window", window, "1"])
-        Thread.sleep(forTimeInterval: 0.06)
-        let struck = try display.screenshot()
-        let lit = struck.find(red: Self.snareLit.0, green: Self.snareLit.1, blue: Self.snareLit.2)
-        #expect(lit.count > 200, "the snare's square and meter lit: \(lit.count) pixels of its colour")
-        #expect(recording.waitForFrames(keyFrame + 24_000))
-        let afterKey = recording.samples
-        let snare = try #require(Self.onset(afterKey, from: keyFrame), "no sound at the sink after the key")
-        let snareHigh = Self.highShare(afterKey, at: snare)
-        print("drumdub window on \(server): key 1 heard \(Double(snare - keyFrame) / 48) ms after the key was sent; high share \(snareHigh)")
+        var lit = 0
+        let snare = try Self.heard(in: recording) {
+            try rig.key("1")
+            Thread.sleep(forTimeInterval: 0.06)
+            lit = try display.screenshot().find(red: Self.snareLit.0, green: Self.snareLit.1, blue: Self.snareLit.2).count
+        }
+        #expect(lit > 200, "the snare's square and meter lit: \(lit) pixels of its colour")
+        let snareHigh = Self.highShare(snare.samples, at: snare.onset)
+        print("drumdub window on \(server): key 1 heard \(Double(snare.onset - snare.sent) / 48) ms after the key was sent; high share \(snareHigh)")
 
         // A click on the bass drum's square (found by its colour): the bass, low in its spectrum.
         Thread.sleep(forTimeInterval: 0.8)
         let bass = try #require(quiet.find(red: Self.bassAtRest.0, green: Self.bassAtRest.1, blue: Self.bassAtRest.2).centre, "no bass drum on screen")
-        let clickFrame = recording.frames()
-        try display.xdotool(["mousemove", "\(bass.x)", "\(bass.y)", "click", "1"])
-        #expect(recording.waitForFrames(clickFrame + 24_000))
-        let afterClick = recording.samples
-        let thump = try #require(Self.onset(afterClick, from: clickFrame), "no sound at the sink after the click")
-        let bassHigh = Self.highShare(afterClick, at: thump)
-        print("drumdub window on \(server): the click heard \(Double(thump - clickFrame) / 48) ms after it was sent; high share \(bassHigh)")
+        let thump = try Self.heard(in: recording) { try display.xdotool(["mousemove", "\(bass.x)", "\(bass.y)", "click", "1"]) }
+        let bassHigh = Self.highShare(thump.samples, at: thump.onset)
+        print("drumdub window on \(server): the click heard \(Double(thump.onset - thump.sent) / 48) ms after it was sent; high share \(bassHigh)")
         #expect(snareHigh > 4 * bassHigh, "the snare (key 1) is higher in its spectrum than the bass (the click): \(snareHigh) against \(bassHigh)")
 
         // q: the window closes and the game ends cleanly.
-        try display.xdotool(["key", "--window", window, "q"])
+        try rig.key("q")
         #expect(game.waitForLine(containing: "drumdub: bye") != nil, "\(game.lines)")
         #expect(rig.ending() == "exit 0", "\(game.ending)")
         #expect(try display.window(named: "drumdub", seconds: 0.5) == nil, "the window is gone")
@@ -158,7 +169,7 @@ struct DrumDubWindowTests {
             #expect(back < -80, "paused: \(back) dB behind")
         }
         #expect(abs(again - front) < 1.5, "in front again: \(again) dB against \(front)")
-        try display.xdotool(["key", "--window", window, "Escape"])
+        try rig.key("Escape")
         #expect(game.waitForLine(containing: "drumdub: bye") != nil, "\(game.lines)")
     }
 
