@@ -37,7 +37,7 @@ struct DrumDubWindowTests {
     static func heard(in recording: ChildProcess, after input: () throws -> Void) throws -> (samples: [Float], sent: Int, onset: Int) {
         let sent = recording.frames()
         try input()
-        _ = recording.waitForFrames(sent + 24_000)
+        #expect(recording.waitForFrames(sent + 24_000), "half a second recorded after the input")
         let samples = recording.samples
         let found = try #require(onset(samples, from: sent), "no sound at the sink after the input")
         return (samples, sent, found)

@@ -144,10 +144,10 @@ package final class PrivatePulse: Sendable {
         _ = try pactl(["set-default-source", name + ".monitor"])
     }
 
-    /// Makes `sink` the default and waits up to `seconds` until the server says so (`pactl
-    /// get-default-sink`): on PipeWire, pipewire-pulse only asks, and WirePlumber decides a
-    /// moment later. Throws with what the server says where it does not follow; a test that
-    /// then waits for a client to follow waits only for the client.
+    /// Makes `sink` the default (pactl's status checked) and waits up to `seconds` until the
+    /// server says so (`pactl get-default-sink`; on PipeWire the default is WirePlumber's to
+    /// keep). Throws with what the server says where it does not follow: a test that then waits
+    /// for a client to follow the move waits only for the client.
     package func setDefaultSink(_ sink: String, seconds: Double = 5) throws {
         let asked = try pactl(["set-default-sink", sink])
         guard asked.status == 0 else { throw PulseError("pactl set-default-sink \(sink) failed: \(asked.stderr)") }
