@@ -48,7 +48,10 @@ public final class AudioEngine: Sendable {
         /// The engine's own thread, every `tick` seconds (default 10 ms).
         case thread(tick: Double = 0.01)
         /// The game calls ``AudioEngine/update()`` (offline engines: ``AudioEngine/render(frames:)``
-        /// does it); `tick` is the block length in seconds offline renders use between updates.
+        /// does it). Offline, `tick` is the block length in seconds rendered between updates; on
+        /// a device, give it the time between the game's calls (its frame time): a fade or
+        /// ducking set at an update is read that far ahead, meters average over it, and a
+        /// voice's end is looked for within two of them.
         case manual(tick: Double = 0.01)
     }
 

@@ -48,8 +48,25 @@ extension EmbeddingInAGameLoopSamples {
         _ = (enemy, step)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:86
-    static func line86() async throws {
+    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:79
+    static func line79() async throws {
+        let frame = 1.0 / 60                           // the game's frame time
+        let driven = try AudioEngine(service: .manual(tick: frame))
+        let theme = try Sound(engine: driven, streamingContentsOf: URL(fileURLWithPath: "assets/music/loop.ogg"))
+        let music = driven.makePlayer(theme)
+        music.streamBuffering = StreamBuffering(chunks: 8)   // 0.8 s queued: a loading frame rides over it
+        try music.play()
+        while window.isOpen {
+            for input in window.input() { _ = input }  // the world steps as above
+            driven.update()                            // streams refill, fades move on, events come
+            window.present()
+        }
+        driven.shutdown()
+        _ = (frame, driven, theme, music)   // the values the sample shows
+    }
+
+    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:109
+    static func line109() async throws {
 
         final class Inbox: AudioSessionDelegate, Sendable {
             private let waiting = Mutex<[String]>([])
@@ -66,8 +83,8 @@ extension EmbeddingInAGameLoopSamples {
         _ = (inbox, stream)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:112
-    static func line112() async throws {
+    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:135
+    static func line135() async throws {
         engine.effectsBus.pause()
         try engine.musicBus.fade(to: 0.3, duration: 0.25)
         // ... the menu: its sounds play on the interface bus
@@ -80,8 +97,8 @@ extension EmbeddingInAGameLoopSamples {
         _ = (click)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:133
-    static func line133() async throws {
+    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:156
+    static func line156() async throws {
         enum FocusPolicy { case keepPlaying, duck, pause }
         func focusChanged(to focused: Bool, policy: FocusPolicy) throws {
             switch policy {
@@ -94,8 +111,8 @@ extension EmbeddingInAGameLoopSamples {
         try focusChanged(to: true, policy: .duck)
     }
 
-    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:153
-    static func line153() async throws {
+    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:176
+    static func line176() async throws {
         signal(SIGINT, SIG_IGN)                       // Ctrl-C ends the loop, not the process
         let interrupted = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupted.setEventHandler { window.close() }
@@ -112,9 +129,10 @@ extension EmbeddingInAGameLoopSamples {
     static let samples: [DocSample] = [
         DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:25", line25),
         DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:47", line47),
-        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:86", line86),
-        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:112", line112),
-        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:133", line133),
-        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:153", line153),
+        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:79", line79),
+        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:109", line109),
+        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:135", line135),
+        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:156", line156),
+        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:176", line176),
     ]
 }
