@@ -65,8 +65,8 @@ extension EmbeddingInAGameLoopSamples {
         _ = (frame, driven, theme, music)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:109
-    static func line109() async throws {
+    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:110
+    static func line110() async throws {
 
         final class Inbox: AudioSessionDelegate, Sendable {
             private let waiting = Mutex<[String]>([])
@@ -83,8 +83,8 @@ extension EmbeddingInAGameLoopSamples {
         _ = (inbox, stream)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:135
-    static func line135() async throws {
+    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:136
+    static func line136() async throws {
         engine.effectsBus.pause()
         try engine.musicBus.fade(to: 0.3, duration: 0.25)
         // ... the menu: its sounds play on the interface bus
@@ -97,8 +97,8 @@ extension EmbeddingInAGameLoopSamples {
         _ = (click)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:156
-    static func line156() async throws {
+    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:157
+    static func line157() async throws {
         enum FocusPolicy { case keepPlaying, duck, pause }
         func focusChanged(to focused: Bool, policy: FocusPolicy) throws {
             switch policy {
@@ -111,8 +111,8 @@ extension EmbeddingInAGameLoopSamples {
         try focusChanged(to: true, policy: .duck)
     }
 
-    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:176
-    static func line176() async throws {
+    /// Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:177
+    static func line177() async throws {
         signal(SIGINT, SIG_IGN)                       // Ctrl-C ends the loop, not the process
         let interrupted = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupted.setEventHandler { window.close() }
@@ -130,9 +130,9 @@ extension EmbeddingInAGameLoopSamples {
         DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:25", line25),
         DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:47", line47),
         DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:79", line79),
-        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:109", line109),
-        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:135", line135),
-        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:156", line156),
-        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:176", line176),
+        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:110", line110),
+        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:136", line136),
+        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:157", line157),
+        DocSample("Sources/SoundStage/SoundStage.docc/EmbeddingInAGameLoop.md:177", line177),
     ]
 }
