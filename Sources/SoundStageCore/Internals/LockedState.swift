@@ -3,33 +3,39 @@
 ///
 /// Every box shares the one gateway lock, so an engine, its players and the OpenAL calls
 /// they make never wait on each other in different orders. A box's closure must not open
-/// the same box again (a debug build traps if it does: the gateway lock is recursive, so the
-/// lock alone would let it); opening another box, or calling into OpenAL, inside it is fine.
+/// the same box again (it traps if it does, release builds too: the gateway lock is
+/// recursive, so the lock alone would let it, and the inner closure would change the state
+/// under the outer one, whose pointers into it may then dangle); opening another box, or
+/// calling into OpenAL, inside it is fine.
 ///
-/// The state lives in memory of its own rather than in a stored property: Swift checks every
-/// `inout` access to a class's stored property at run time (a call into its runtime, about 80
-/// instructions), which the lock makes needless; a play went through three.
+/// The state, and the mark that it is open, live in memory of their own rather than in
+/// stored properties: Swift checks every `inout` access to a class's stored property at run
+/// time (a call into its runtime, about 80 instructions), which the lock makes needless; a
+/// play went through three.
 package final class LockedState<Value>: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Value>
-    /// Inside `body` (debug builds: the check that a box is not opened again from within).
-    @usableFromInline var isOpen = false
+    /// Inside `body`: the check that a box is not opened again from within.
+    @usableFromInline let isOpen: UnsafeMutablePointer<Bool>
 
     package init(_ value: Value) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: value)
+        isOpen = .allocate(capacity: 1)
+        isOpen.initialize(to: false)
     }
 
     deinit {
         storage.deinitialize(count: 1)
         storage.deallocate()
+        isOpen.deallocate()
     }
 
     /// Takes the lock and runs `body` on the state.
     @inlinable @inline(__always)
     package func withLockedValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         try OpenAL.lock.withLock { _ in
-            assert(open())
-            defer { assert(close()) }
+            open()
+            defer { isOpen.pointee = false }
             return try body(&storage.pointee)
         }
     }
@@ -37,20 +43,15 @@ package final class LockedState<Value>: @unchecked Sendable {
     /// Runs `body` on the state when the caller holds the lock already.
     @inlinable @inline(__always)
     package func withLockedValue<R>(_ held: borrowing LockHeld, _ body: (inout Value) throws -> R) rethrows -> R {
-        assert(open())
-        defer { assert(close()) }
+        open()
+        defer { isOpen.pointee = false }
         return try body(&storage.pointee)
     }
 
-    /// Marks the box open; traps when it was (for `assert`, so debug builds only).
-    @usableFromInline func open() -> Bool {
-        precondition(!isOpen, "LockedState<\(Value.self)> opened again from inside its own closure")
-        isOpen = true
-        return true
-    }
-
-    @usableFromInline func close() -> Bool {
-        isOpen = false
-        return true
+    /// Marks the box open; traps when it was.
+    @inlinable @inline(__always)
+    func open() {
+        precondition(!isOpen.pointee, "LockedState<\(Value.self)> opened again from inside its own closure")
+        isOpen.pointee = true
     }
 }
