@@ -288,9 +288,10 @@ if arguments.contains("--gap") {
 }
 
 /// The voice tick: `voices` looping emitters moving every frame, `real` of them real. Each
-/// tick moves them all (one setPositions call) and runs the engine's service tick. Returns
-/// the median seconds of a tick over `ticks`.
-func swiftVoiceTick(voices count: Int, real: Int, ticks: Int) throws -> Double {
+/// tick moves them all (one setPositions call; with `inPlace`, one moveVoices call that moves
+/// each by its step where it is, as the C loop does) and runs the engine's service tick.
+/// Returns the median seconds of a tick over `ticks`.
+func swiftVoiceTick(voices count: Int, real: Int, ticks: Int, inPlace: Bool = false) throws -> Double {
     let engine = try AudioEngine(output: .offline(RenderFormat()), attributes: ContextAttributes(monoSources: real + real / 4 + 1, hrtf: .off),
                                  service: .manual())
     defer { engine.shutdown() }
@@ -306,11 +307,18 @@ func swiftVoiceTick(voices count: Int, real: Int, ticks: Int) throws -> Double {
         let p = SIMD3<Float>(next(), 0, next())
         moves.append((try engine.play(sound, at: p, loops: -1), p))
     }
+    let voices = moves.map(\.0)
     var times: [Double] = []
     for _ in 0..<ticks {
         let start = now()
-        for k in moves.indices { moves[k].1.x += 0.01 }
-        engine.setPositions(moves)
+        if inPlace {
+            engine.moveVoices { positions in
+                for voice in voices { positions.move(voice, by: [0.01, 0, 0]) }
+            }
+        } else {
+            for k in moves.indices { moves[k].1.x += 0.01 }
+            engine.setPositions(moves)
+        }
         engine.update()
         times.append(now() - start)
     }
@@ -379,12 +387,13 @@ if let workload = option("--workload") {
         engine.shutdown()
     case "volume-c": _ = cbase_volume_writes(Int32(option("--writes") ?? "") ?? 100_000)
     case "voices-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: 20)
+    case "voices-inplace-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: 20, inPlace: true)
     case "voices-c": _ = cbase_voice_tick(10_000, 64, 20)
     case "pool-swift": _ = try swiftPoolMix(real: 192, frames: 48_000)
     case "pool-c": _ = cbase_mix(192, 48_000, 480, 0)
     case "none": break   // process start-up only, subtracted from the others
     default:
-        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-c, volume-swift, volume-c, pool-swift, pool-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
+        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-inplace-swift, voices-c, volume-swift, volume-c, pool-swift, pool-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
         exit(2)
     }
     exit(0)
@@ -498,6 +507,14 @@ if only == nil || only == "voices" {
         }
         figures.append(Figure(name: "voice tick, \(voices) voices moving, 64 real (SoundStage ms per tick)", unit: "ms", swift: s, c: c,
                               ratio: { $0 / $1 }, goal: goal, met: { _ in met }))
+    }
+    // The same tick with the voices moved in place (moveVoices), as the C loop moves them.
+    for voices in [10_000, 100_000] {
+        let n = voices == 100_000 ? max(10, ticks / 10) : ticks
+        let (s, c) = try measure({ try swiftVoiceTick(voices: voices, real: 64, ticks: n, inPlace: true) * 1_000 },
+                                 { let t = cbase_voice_tick(Int32(voices), 64, Int32(n)); return t < 0 ? t : t * 1_000 })
+        figures.append(Figure(name: "voice tick, \(voices) voices moved in place (moveVoices), 64 real (SoundStage ms per tick)", unit: "ms",
+                              swift: s, c: c, ratio: { $0 / $1 }, goal: "within 1.5x of C", met: { _ in median(s) <= 1.5 * median(c) }))
     }
     let real = 192, frames = Int((quick ? 0.5 : 2.0) * 48_000) / 4_800 * 4_800
     let (s, c) = try measure({ Double(frames) / 48_000 / (try swiftPoolMix(real: real, frames: frames)) },

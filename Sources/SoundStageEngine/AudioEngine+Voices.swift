@@ -149,11 +149,42 @@ extension AudioEngine {
 
     /// Moves many voices in one go (one lock for all: a game moving thousands of emitters a
     /// frame calls this once). Ended voices and non-finite positions are skipped.
+    /// ``moveVoices(_:)`` moves them with no array of moves built first.
     ///
     /// - Returns: how many voices were moved.
     @discardableResult
     public func setPositions(_ moves: [(Voice, SIMD3<Float>)]) -> Int {
-        OpenAL.lock.withLock { held in voices.setPositions(held, moves) }
+        moveVoices { positions in
+            // Read in place: copying each handle out would retain and release its pool, an
+            // atomic pair per voice, more than the rest of the loop costs.
+            moves.withUnsafeBufferPointer { moves in
+                for k in moves.indices { positions.move(moves[k].0, to: moves[k].1) }
+            }
+            return positions.moved
+        }
+    }
+
+    /// Moves voices in place, under one lock: `body` gets the pool's positions and writes
+    /// those of the voices it moves (``VoicePositions/move(_:to:)``,
+    /// ``VoicePositions/move(_:by:)``), as a game's frame moves its emitters; the real
+    /// voices' sources follow when it returns. It costs less a voice than ``setPositions(_:)``,
+    /// which needs the moves in an array first:
+    ///
+    /// ```swift
+    /// let swarm = try (0..<100).map { _ in try engine.play(hum, at: car, loops: -1) }
+    /// engine.moveVoices { positions in   // each frame
+    ///     for (bee, velocity) in zip(swarm, velocities) { positions.move(bee, by: velocity * dt) }
+    /// }
+    /// ```
+    ///
+    /// `body` runs with the voice pool open to it: it must not call the engine, its voices or
+    /// its players, nor first touch a lazily made value that does (it traps), and should be
+    /// as short as a loop of moves. Moves made before `body` throws are kept.
+    ///
+    /// - Returns: what `body` returns.
+    @discardableResult
+    public func moveVoices<R, E: Error>(_ body: (inout VoicePositions) throws(E) -> R) throws(E) -> R {
+        try OpenAL.lock.withLock { held in voices.move(held, body) }.get()
     }
 
     /// The status of each of `voices`, read under one lock (a tool drawing ten thousand
@@ -175,35 +206,21 @@ extension AudioEngine {
 }
 
 extension VoicePool {
-    func setPositions(_ held: borrowing LockHeld, _ moves: [(Voice, SIMD3<Float>)]) -> Int {
+    /// Runs `body` on the table's positions (``AudioEngine/moveVoices(_:)``), then has the real
+    /// voices it moved follow.
+    func move<R, E: Error>(_ held: borrowing LockHeld, _ body: (inout VoicePositions) throws(E) -> R) -> Result<R, E> {
         let me = ObjectIdentifier(self)
         return state.withLockedValue(held) { s in
-            // Real voices that moved: their sources follow once the table is written.
-            var reals: [Int] = []
-            // Read in place: copying each handle out would retain and release its pool, an
-            // atomic pair per voice, more than the rest of the loop costs. The table's lanes
-            // are written through buffers (no uniqueness check per write).
             let count = s.slots.count
-            let moved = moves.withUnsafeBufferPointer { moves in
-                s.slots.withMoveLanes { generation, flags, position in
-                    var moved = 0
-                    for k in moves.indices {
-                        let p = moves[k].1
-                        let index = Int(moves[k].0.index)
-                        guard index < count, p.isFinite, generation[index] == moves[k].0.generation,
-                              ObjectIdentifier(moves[k].0.pool) == me else { continue }
-                        let was = flags[index]
-                        guard was.contains(.live) else { continue }
-                        position[index] = p
-                        flags[index] = was.union([.positioned, .needsRank])
-                        if was.contains(.real) { reals.append(index) }
-                        moved += 1
-                    }
-                    return moved
-                }
+            // The table's lanes are written through buffers (no uniqueness check per write).
+            let (outcome, reals) = s.slots.withMoveLanes { generation, flags, position in
+                var positions = VoicePositions(count: count, generation: generation, flags: flags, position: position, pool: me)
+                let outcome: Result<R, E>
+                do throws(E) { outcome = .success(try body(&positions)) } catch { outcome = .failure(error) }
+                return (outcome, positions.reals)
             }
             for i in reals { writeSettings(&s, held, i, .placement) }
-            return moved
+            return outcome
         }
     }
 }

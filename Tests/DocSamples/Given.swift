@@ -157,6 +157,8 @@ extension APIDocsSamples {
     static let hum = Given.sound(Given.bass)
     static let car: SIMD3<Float> = [3, 0, -4]
     static let footstep = Given.sound(Given.maraca)
+    static let velocities: [SIMD3<Float>] = [[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]]
+    static let dt: Float = 1 / 60
     static func send(_ samples: [Float]) {}
 }
 

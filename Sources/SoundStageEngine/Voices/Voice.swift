@@ -17,7 +17,7 @@ import SoundStageSession
 /// ``SoundStageError/Code-swift.struct/voiceEnded`` naming the reason. A play the rules
 /// refused returns a voice that has ended as ``VoiceEnd/refused``; ``refusal`` says why.
 public struct Voice: Sendable, Hashable, CustomStringConvertible {
-    let pool: VoicePool
+    @usableFromInline let pool: VoicePool
     /// The voice's slot in its engine's table.
     public let index: UInt32
     /// Which use of the slot this voice is.

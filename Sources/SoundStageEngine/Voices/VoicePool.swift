@@ -62,6 +62,7 @@ struct VoicePoolState {
 /// important and audible, are real at any moment; and the bus tree they play through.
 ///
 /// Every member runs under ``OpenAL/lock``; real voices call OpenAL.
+@usableFromInline
 final class VoicePool: Sendable {
     let state = LockedState(VoicePoolState())
     let isOffline: Bool

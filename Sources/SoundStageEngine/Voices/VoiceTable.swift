@@ -3,22 +3,25 @@ import SoundStageSession
 
 /// What a voice is, packed in one lane of the table: the bits the service tick reads for
 /// every voice each tick.
-struct VoiceFlags: OptionSet {
-    let rawValue: UInt16
+@usableFromInline
+struct VoiceFlags: OptionSet, Sendable {
+    @usableFromInline let rawValue: UInt16
+
+    @usableFromInline init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// The slot holds a playing voice (else it is free).
-    static let live = VoiceFlags(rawValue: 1 << 0)
+    @usableFromInline static let live = VoiceFlags(rawValue: 1 << 0)
     /// Paused by ``Voice/pause()``.
     static let paused = VoiceFlags(rawValue: 1 << 1)
     static let pinned = VoiceFlags(rawValue: 1 << 2)
     /// It has a position (else it plays at the listener).
-    static let positioned = VoiceFlags(rawValue: 1 << 3)
+    @usableFromInline static let positioned = VoiceFlags(rawValue: 1 << 3)
     /// Positioned in the listener's space (``VoiceOptions/isRelative``).
     static let relative = VoiceFlags(rawValue: 1 << 4)
     /// It has a cone (in its details).
     static let hasCone = VoiceFlags(rawValue: 1 << 5)
     /// Its audibility must be worked out again (it moved, its volume changed...).
-    static let needsRank = VoiceFlags(rawValue: 1 << 6)
+    @usableFromInline static let needsRank = VoiceFlags(rawValue: 1 << 6)
     /// ``WhenVirtual/pause``: its playhead waits while it is virtual.
     static let pausesWhenVirtual = VoiceFlags(rawValue: 1 << 7)
     /// ``WhenVirtual/stop``: it ends rather than stay virtual.
@@ -29,7 +32,7 @@ struct VoiceFlags: OptionSet {
     static let rankUnknown = VoiceFlags(rawValue: 1 << 9)
     /// It holds a source (``VoiceTable/real`` is its index in the real voices): the tick
     /// reads it here, with the other bits, rather than in a lane of its own.
-    static let real = VoiceFlags(rawValue: 1 << 10)
+    @usableFromInline static let real = VoiceFlags(rawValue: 1 << 10)
 
     /// The bits of `whenVirtual`.
     static func of(_ whenVirtual: WhenVirtual) -> VoiceFlags {

@@ -81,7 +81,7 @@ extension READMESamples {
                                  for: footstep)
         try engine.play(footstep, at: [2, 0, -3])                       // fire and forget
         let hum = try engine.play(engineHum, at: car, priority: 200, loops: -1) // keep it to control it
-        hum.position = car                                               // or engine.setPositions([...]) for many
+        hum.position = car                                               // or engine.moveVoices { ... } for many
         if !hum.isValid { print(hum.status) }                            // ended (stolen), ended (finished)...
         print(engine.voiceCounts)   // 10000 voices: 64 real, 9936 virtual, 0 paused; 0 stolen, 0 refused
         _ = (hum)   // the values the sample shows

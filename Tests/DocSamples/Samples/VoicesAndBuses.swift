@@ -18,21 +18,30 @@ extension VoicesAndBusesSamples {
         _ = (shot, loop)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:31
-    static func line31() async throws {
+    /// Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:32
+    static func line32() async throws {
+        let swarm = try (0..<200).map { _ in try engine.play(engineHum, at: car, loops: -1) }
+        engine.moveVoices { positions in
+            for bee in swarm { positions.move(bee, by: [0.05, 0, 0]) }   // each frame
+        }
+        _ = (swarm)   // the values the sample shows
+    }
+
+    /// Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:45
+    static func line45() async throws {
         try engine.setVoiceRules(VoiceRules(maxInstances: 8, minimumInterval: 0.03,
                                             variation: Variation(pitch: 0.95...1.05)), for: footstep)
     }
 
-    /// Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:41
-    static func line41() async throws {
+    /// Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:55
+    static func line55() async throws {
         let step = try engine.play(footstep, at: feet)   // never throws for rapid fire
         if step.refusal == .tooSoon { /* held back by minimumInterval */ }
         _ = (step)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:54
-    static func line54() async throws {
+    /// Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:68
+    static func line68() async throws {
         let footsteps = try engine.makeBus(named: "footsteps", parent: engine.effectsBus)
         try footsteps.setVolume(0.6)
         try engine.play(footstep, at: feet, bus: footsteps)
@@ -41,17 +50,18 @@ extension VoicesAndBusesSamples {
         _ = (footsteps)   // the values the sample shows
     }
 
-    /// Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:67
-    static func line67() async throws {
+    /// Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:81
+    static func line81() async throws {
         try engine.addDucking(DuckingRule(trigger: engine.dialogBus, target: engine.musicBus,
                                           depthDB: 12, attackSeconds: 0.1, releaseSeconds: 0.5))
     }
 
     static let samples: [DocSample] = [
         DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:12", line12),
-        DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:31", line31),
-        DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:41", line41),
-        DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:54", line54),
-        DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:67", line67),
+        DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:32", line32),
+        DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:45", line45),
+        DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:55", line55),
+        DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:68", line68),
+        DocSample("Sources/SoundStage/SoundStage.docc/VoicesAndBuses.md:81", line81),
     ]
 }

@@ -1,0 +1,95 @@
+/// The voice pool's positions, lent to the body of ``AudioEngine/moveVoices(_:)`` for a game
+/// to move its voices in place: each ``move(_:to:)`` writes the pool's own position of the
+/// voice, with no array of moves built first and read again.
+///
+/// A voice that has ended, a handle of another engine, and a non-finite position are
+/// skipped (the move returns false), as ``AudioEngine/setPositions(_:)`` skips them. The
+/// positions are the pool's only while the body runs: the type cannot be copied out of it.
+public struct VoicePositions: ~Copyable {
+    // The bits of ``VoiceFlags`` it reads and writes, as literals: code the game's module
+    // inlines reaches no global of this one.
+    @usableFromInline static var live: UInt16 { 1 << 0 }
+    @usableFromInline static var positioned: UInt16 { 1 << 3 }
+    @usableFromInline static var needsRank: UInt16 { 1 << 6 }
+    @usableFromInline static var real: UInt16 { 1 << 10 }
+
+    /// Slots in the table.
+    @usableFromInline let count: Int
+    @usableFromInline let generation: UnsafeBufferPointer<UInt32>
+    @usableFromInline let flags: UnsafeMutableBufferPointer<VoiceFlags>
+    @usableFromInline let position: UnsafeMutableBufferPointer<SIMD3<Float>>
+    /// The pool whose voices these are.
+    @usableFromInline let pool: ObjectIdentifier
+    /// The real voices moved: their sources follow once the body returns.
+    @usableFromInline var reals: [Int] = []
+    @usableFromInline var movedCount = 0
+
+    init(count: Int, generation: UnsafeBufferPointer<UInt32>, flags: UnsafeMutableBufferPointer<VoiceFlags>,
+         position: UnsafeMutableBufferPointer<SIMD3<Float>>, pool: ObjectIdentifier) {
+        precondition(count <= generation.count && count <= flags.count && count <= position.count)
+        self.count = count
+        self.generation = generation
+        self.flags = flags
+        self.position = position
+        self.pool = pool
+    }
+
+    /// How many moves were made so far (those skipped not counted).
+    public var moved: Int { movedCount }
+
+    /// The slot of `voice` in this pool while it plays, else nil.
+    @inlinable @inline(__always)
+    func slot(_ voice: Voice) -> Int? {
+        let i = Int(voice.index)
+        guard i < count, generation[i] == voice.generation, ObjectIdentifier(voice.pool) == pool,
+              flags[i].rawValue & Self.live != 0 else { return nil }
+        return i
+    }
+
+    /// Where `voice` is (absolute coordinates); nil once it has ended, or while it plays
+    /// unpositioned, at the listener.
+    @inlinable @inline(__always)
+    public func position(of voice: Voice) -> SIMD3<Float>? {
+        guard let i = slot(voice), flags[i].rawValue & Self.positioned != 0 else { return nil }
+        return position[i]
+    }
+
+    /// Moves `voice` to `point` (absolute coordinates), as ``Voice/position`` does.
+    ///
+    /// - Returns: false, and nothing moved, for a voice that has ended, a voice of another
+    ///   engine, or a non-finite point.
+    @inlinable @inline(__always) @discardableResult
+    public mutating func move(_ voice: Voice, to point: SIMD3<Float>) -> Bool {
+        guard Self.isFinite(point), let i = slot(voice) else { return false }
+        write(i, point)
+        return true
+    }
+
+    /// Moves `voice` by `step` from where it is.
+    ///
+    /// - Returns: false, and nothing moved, for a voice that has ended or plays unpositioned
+    ///   (at the listener), a voice of another engine, or a move to a non-finite point.
+    @inlinable @inline(__always) @discardableResult
+    public mutating func move(_ voice: Voice, by step: SIMD3<Float>) -> Bool {
+        guard let i = slot(voice), flags[i].rawValue & Self.positioned != 0 else { return false }
+        let point = position[i] + step
+        guard Self.isFinite(point) else { return false }
+        write(i, point)
+        return true
+    }
+
+    /// Whether every coordinate is finite: `x - x` is 0 for a finite `x` and NaN for an
+    /// infinite or NaN one (one vector compare, not three tests).
+    @inlinable @inline(__always)
+    static func isFinite(_ p: SIMD3<Float>) -> Bool { all(p - p .== SIMD3<Float>.zero) }
+
+    /// Writes slot `i`'s position; its rank is worked out again at the next tick.
+    @inlinable @inline(__always)
+    mutating func write(_ i: Int, _ point: SIMD3<Float>) {
+        let was = flags[i].rawValue
+        position[i] = point
+        flags[i] = VoiceFlags(rawValue: was | Self.positioned | Self.needsRank)
+        if was & Self.real != 0 { reals.append(i) }
+        movedCount &+= 1
+    }
+}

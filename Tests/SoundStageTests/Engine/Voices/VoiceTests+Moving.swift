@@ -1,0 +1,105 @@
+import Foundation
+import SoundStage
+import Testing
+import SoundStageTestSupport
+
+/// Voices moved in place (`moveVoices`), against the same moves made with `setPositions`.
+extension VoiceTests {
+    @Test("moveVoices moves 2,000 voices in place as setPositions does: the same real voices and the same samples at every tick")
+    func movedInPlaceAsSetPositions() throws {
+        // Two engines play the same field; one moves it with setPositions, the other in place.
+        func field(_ engine: AudioEngine) throws -> [(Voice, SIMD3<Float>)] {
+            try engine.configureVoices(VoiceConfiguration(realVoices: 16, maxVoices: 2_000))
+            let tone = try EngineRig.sine(engine, amplitude: 0.05, seconds: 0.25)
+            var seed: UInt32 = 3
+            func next() -> Float {
+                seed = seed &* 1_103_515_245 &+ 12_345
+                return Float(seed % 2_000) / 10 - 100
+            }
+            return try (0..<2_000).map { _ in
+                let p = SIMD3<Float>(next(), 0, next())
+                return (try engine.play(tone, at: p, loops: -1), p)
+            }
+        }
+        let a = try EngineRig.offline(), b = try EngineRig.offline()
+        defer { a.shutdown(); b.shutdown() }
+        var moves = try field(a)
+        let voices = try field(b).map(\.0)
+        // Each voice walks its own way, some far enough to trade places with the real ones.
+        let steps = (0..<2_000).map { k in SIMD3<Float>(Float(k % 7) - 3, 0, Float(k % 5) - 2) * 0.5 }
+        for tick in 0..<40 {
+            for k in moves.indices { moves[k].1 += steps[k] }
+            #expect(a.setPositions(moves) == 2_000)
+            let moved = b.moveVoices { positions in
+                for (voice, step) in zip(voices, steps) { positions.move(voice, by: step) }
+                return positions.moved
+            }
+            #expect(moved == 2_000)
+            let heardA = try a.render(frames: 480), heardB = try b.render(frames: 480)
+            let realA = moves.map(\.0.isReal), realB = voices.map(\.isReal)
+            #expect(realA == realB, "tick \(tick): \(zip(realA, realB).filter { $0 != $1 }.count) voices differ in being real")
+            #expect(realB.filter { $0 }.count == 16)
+            let diff = zip(heardA.samples, heardB.samples).map { abs($0 - $1) }.max() ?? 0
+            #expect(diff < 1e-6, "tick \(tick): the renders differ by \(diff)")
+            if tick == 39 {
+                #expect(Measure.dB(heardB, channel: 0) > -60, "the real voices are heard")
+                #expect(voices[5].position == moves[5].1, "the voice is where its steps took it")
+            }
+        }
+    }
+
+    @Test("a voice moved in place to the left is heard on the left: its source follows when the body returns")
+    func movedInPlaceIsHeard() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let tone = try EngineRig.sine(engine, amplitude: 0.2)
+        let voice = try engine.play(tone, at: [3, 0, 0], loops: -1)
+        let right = try engine.render(frames: 4_800)
+        #expect(Measure.dB(right, channel: 1) - Measure.dB(right, channel: 0) > 6, "on the right first")
+        engine.moveVoices { positions in positions.move(voice, to: [-3, 0, 0]) }
+        _ = try engine.render(frames: 2_400)   // the pan's smoothing
+        let left = try engine.render(frames: 4_800)
+        let louder = Measure.dB(left, channel: 0) - Measure.dB(left, channel: 1)
+        #expect(louder > 6, "left louder by \(louder) dB")
+        #expect(voice.isReal && voice.position == [-3, 0, 0])
+    }
+
+    @Test("moveVoices skips what cannot move (an ended voice, another engine's, a non-finite point, a step for an unpositioned one) and keeps the moves made before its body throws")
+    func movedInPlaceSkips() throws {
+        struct Stop: Error, Equatable {}
+        let engine = try EngineRig.offline(), other = try EngineRig.offline()
+        defer { engine.shutdown(); other.shutdown() }
+        let tone = try EngineRig.sine(engine, amplitude: 0.1)
+        let placed = try engine.play(tone, at: [0, 0, -2], loops: -1)
+        let ended = try engine.play(tone, at: [0, 0, -3], loops: -1)
+        let atListener = try engine.play(tone, loops: -1)
+        let foreign = try other.play(try EngineRig.sine(other, amplitude: 0.1), at: [1, 0, 0], loops: -1)
+        ended.stop()
+        // Read into locals: #expect cannot take the positions themselves (they cannot be copied).
+        let (read, skipped, stepped, placedNow, moved) = engine.moveVoices { positions in
+            let read = [positions.position(of: placed), positions.position(of: atListener), positions.position(of: ended),
+                        positions.position(of: foreign)]
+            let skipped = [positions.move(ended, to: [1, 1, 1]), positions.move(foreign, to: [1, 1, 1]),
+                           positions.move(placed, to: [.nan, 0, 0]), positions.move(placed, by: [.infinity, 0, 0]),
+                           positions.move(atListener, by: [1, 0, 0])]
+            let stepped = positions.move(placed, by: [1, 0, 0]) ? positions.position(of: placed) : nil
+            let placedNow = positions.move(atListener, to: [0, 0, -5])
+            return (read, skipped, stepped, placedNow, positions.moved)
+        }
+        #expect(read == [[0, 0, -2], nil, nil, nil], "only the placed voice of this engine has a position to read")
+        #expect(skipped == [false, false, false, false, false],
+                "an ended voice, another engine's, a non-finite point or step, a step for a voice at the listener")
+        #expect(stepped == [1, 0, -2] && placedNow && moved == 2)
+        #expect(placed.position == [1, 0, -2] && atListener.position == [0, 0, -5] && foreign.position == [1, 0, 0])
+        // A body that throws: its error comes out typed, and what it moved first stays moved.
+        #expect(throws: Stop()) {
+            try engine.moveVoices { (positions: inout VoicePositions) throws(Stop) in
+                positions.move(placed, to: [2, 0, 0])
+                throw Stop()
+            }
+        }
+        #expect(placed.position == [2, 0, 0])
+        let audio = try engine.render(frames: 4_800)
+        #expect(Measure.dB(audio, channel: 1) > Measure.dB(audio, channel: 0) + 3, "the moved voice is heard on the right: \(audio)")
+    }
+}
