@@ -142,7 +142,7 @@ extension VoicePool {
             if flags.intersection(plainLooks) == plain {
                 let bus = Int(v.bus[i])
                 if buses[bus].isEmpty {
-                    if v.end[i] <= inputs.now {
+                    if !flags.contains(.endless), v.end[i] <= inputs.now {
                         ranking.ended.append(i)
                         continue
                     }
@@ -172,7 +172,7 @@ extension VoicePool {
             }
             if !flags.contains(.real) {
                 if flags.contains(.pausesWhenVirtual), !busBits.contains(.keptTime) { v.hold(i, by: inputs.elapsed) }
-                if v.end[i] <= inputs.now {
+                if !flags.contains(.endless), v.end[i] <= inputs.now {
                     ranking.ended.append(i)
                     continue
                 }

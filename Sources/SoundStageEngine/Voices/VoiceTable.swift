@@ -33,6 +33,11 @@ struct VoiceFlags: OptionSet, Sendable {
     /// It holds a source (``VoiceTable/real`` is its index in the real voices): the tick
     /// reads it here, with the other bits, rather than in a lane of its own.
     @usableFromInline static let real = VoiceFlags(rawValue: 1 << 10)
+    /// It never reaches an end (its ``VoiceTable/end`` is `Int64.max`: it loops forever, or
+    /// does not move): the tick does not read its end. Written with its end
+    /// (``VoiceTable/setTiming(_:playhead:increment:length:at:)``, ``VoiceTable/setRow(_:_:)``);
+    /// a bit left clear only costs the read.
+    static let endless = VoiceFlags(rawValue: 1 << 11)
 
     /// The bits of `whenVirtual`.
     static func of(_ whenVirtual: WhenVirtual) -> VoiceFlags {
@@ -150,6 +155,7 @@ struct VoiceTable {
     mutating func setRow(_ i: Int, _ slot: VoiceSlot) {
         var slotFlags = slot.flags
         slotFlags.set(.real, slot.real >= 0)
+        slotFlags.set(.endless, end[i] == .max)
         flags[i] = slotFlags
         bus[i] = slot.bus
         real[i] = slot.real
@@ -179,6 +185,7 @@ struct VoiceTable {
         length[i] = len
         origin[i] = playhead &- Int64(clock) &* inc
         end[i] = Self.endClock(playhead: playhead, increment: inc, length: len, at: clock)
+        flags[i].set(.endless, end[i] == .max)
     }
 
     /// Sets voice `i`'s playhead at pool clock frame `clock`.
