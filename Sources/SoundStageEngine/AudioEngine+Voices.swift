@@ -158,9 +158,10 @@ extension AudioEngine {
             // Read in place: copying each handle out would retain and release its pool, an
             // atomic pair per voice, more than the rest of the loop costs.
             moves.withUnsafeBufferPointer { moves in
-                for k in moves.indices { positions.move(moves[k].0, to: moves[k].1) }
+                var moved = 0
+                for k in moves.indices where positions.move(moves[k].0, to: moves[k].1) { moved += 1 }
+                return moved
             }
-            return positions.moved
         }
     }
 
@@ -213,13 +214,16 @@ extension VoicePool {
         return state.withLockedValue(held) { s in
             let count = s.slots.count
             // The table's lanes are written through buffers (no uniqueness check per write).
-            let (outcome, reals) = s.slots.withMoveLanes { generation, flags, position in
+            let outcome = s.slots.withMoveLanes { generation, flags, position in
                 var positions = VoicePositions(count: count, generation: generation, flags: flags, position: position, pool: me)
-                let outcome: Result<R, E>
-                do throws(E) { outcome = .success(try body(&positions)) } catch { outcome = .failure(error) }
-                return (outcome, positions.reals)
+                do throws(E) { return Result<R, E>.success(try body(&positions)) } catch { return .failure(error) }
             }
-            for i in reals { writeSettings(&s, held, i, .placement) }
+            // The real voices that moved (or are to be ranked again for another reason, which
+            // writes the same placement again): their sources follow.
+            for r in s.reals.indices {
+                let i = Int(s.reals[r].slot)
+                if s.slots.flags[i].contains(.needsRank) { writeSettings(&s, held, i, .placement) }
+            }
             return outcome
         }
     }

@@ -11,7 +11,6 @@ public struct VoicePositions: ~Copyable {
     @usableFromInline static var live: UInt16 { 1 << 0 }
     @usableFromInline static var positioned: UInt16 { 1 << 3 }
     @usableFromInline static var needsRank: UInt16 { 1 << 6 }
-    @usableFromInline static var real: UInt16 { 1 << 10 }
 
     /// Slots in the table.
     @usableFromInline let count: Int
@@ -20,9 +19,6 @@ public struct VoicePositions: ~Copyable {
     @usableFromInline let position: UnsafeMutableBufferPointer<SIMD3<Float>>
     /// The pool whose voices these are.
     @usableFromInline let pool: ObjectIdentifier
-    /// The real voices moved: their sources follow once the body returns.
-    @usableFromInline var reals: [Int] = []
-    @usableFromInline var movedCount = 0
 
     init(count: Int, generation: UnsafeBufferPointer<UInt32>, flags: UnsafeMutableBufferPointer<VoiceFlags>,
          position: UnsafeMutableBufferPointer<SIMD3<Float>>, pool: ObjectIdentifier) {
@@ -33,9 +29,6 @@ public struct VoicePositions: ~Copyable {
         self.position = position
         self.pool = pool
     }
-
-    /// How many moves were made so far (those skipped not counted).
-    public var moved: Int { movedCount }
 
     /// The slot of `voice` in this pool while it plays, else nil.
     @inlinable @inline(__always)
@@ -59,7 +52,7 @@ public struct VoicePositions: ~Copyable {
     /// - Returns: false, and nothing moved, for a voice that has ended, a voice of another
     ///   engine, or a non-finite point.
     @inlinable @inline(__always) @discardableResult
-    public mutating func move(_ voice: Voice, to point: SIMD3<Float>) -> Bool {
+    public func move(_ voice: Voice, to point: SIMD3<Float>) -> Bool {
         guard Self.isFinite(point), let i = slot(voice) else { return false }
         write(i, point)
         return true
@@ -70,7 +63,7 @@ public struct VoicePositions: ~Copyable {
     /// - Returns: false, and nothing moved, for a voice that has ended or plays unpositioned
     ///   (at the listener), a voice of another engine, or a move to a non-finite point.
     @inlinable @inline(__always) @discardableResult
-    public mutating func move(_ voice: Voice, by step: SIMD3<Float>) -> Bool {
+    public func move(_ voice: Voice, by step: SIMD3<Float>) -> Bool {
         guard let i = slot(voice), flags[i].rawValue & Self.positioned != 0 else { return false }
         let point = position[i] + step
         guard Self.isFinite(point) else { return false }
@@ -81,15 +74,19 @@ public struct VoicePositions: ~Copyable {
     /// Whether every coordinate is finite: `x - x` is 0 for a finite `x` and NaN for an
     /// infinite or NaN one (one vector compare, not three tests).
     @inlinable @inline(__always)
-    static func isFinite(_ p: SIMD3<Float>) -> Bool { all(p - p .== SIMD3<Float>.zero) }
+    static func isFinite(_ p: SIMD3<Float>) -> Bool {
+        // As four lanes, the fourth 0: one compare of the whole register.
+        let q = SIMD4<Float>(p, 0)
+        return all(q - q .== SIMD4<Float>.zero)
+    }
 
-    /// Writes slot `i`'s position; its rank is worked out again at the next tick.
+    /// Writes slot `i`'s position; its rank is worked out again at the next tick (and a
+    /// real voice's source follows when the body returns: the pool writes the placement of
+    /// each real voice to be ranked again). Nothing of `self` changes, so a loop of moves
+    /// keeps the lanes' addresses in registers.
     @inlinable @inline(__always)
-    mutating func write(_ i: Int, _ point: SIMD3<Float>) {
-        let was = flags[i].rawValue
+    func write(_ i: Int, _ point: SIMD3<Float>) {
         position[i] = point
-        flags[i] = VoiceFlags(rawValue: was | Self.positioned | Self.needsRank)
-        if was & Self.real != 0 { reals.append(i) }
-        movedCount &+= 1
+        flags[i] = VoiceFlags(rawValue: flags[i].rawValue | Self.positioned | Self.needsRank)
     }
 }
