@@ -179,12 +179,13 @@ extension AudioEngine {
     /// ```
     ///
     /// `body` runs with the voice pool open to it: it must not call the engine, its voices or
-    /// its players, nor first touch a lazily made value that does (it traps), and should be
-    /// as short as a loop of moves. Moves made before `body` throws are kept.
+    /// its players, let go of the last reference to a player, nor first touch a lazily made
+    /// value that does any of these (each traps), and should be as short as a loop of moves.
+    /// Moves made before `body` throws are kept.
     ///
     /// - Returns: what `body` returns.
     @discardableResult
-    public func moveVoices<R, E: Error>(_ body: (inout VoicePositions) throws(E) -> R) throws(E) -> R {
+    public func moveVoices<R, E: Error>(_ body: (borrowing VoicePositions) throws(E) -> R) throws(E) -> R {
         try OpenAL.lock.withLock { held in voices.move(held, body) }.get()
     }
 
@@ -209,14 +210,14 @@ extension AudioEngine {
 extension VoicePool {
     /// Runs `body` on the table's positions (``AudioEngine/moveVoices(_:)``), then has the real
     /// voices it moved follow.
-    func move<R, E: Error>(_ held: borrowing LockHeld, _ body: (inout VoicePositions) throws(E) -> R) -> Result<R, E> {
+    func move<R, E: Error>(_ held: borrowing LockHeld, _ body: (borrowing VoicePositions) throws(E) -> R) -> Result<R, E> {
         let me = ObjectIdentifier(self)
         return state.withLockedValue(held) { s in
             let count = s.slots.count
             // The table's lanes are written through buffers (no uniqueness check per write).
             let outcome = s.slots.withMoveLanes { generation, flags, position in
-                var positions = VoicePositions(count: count, generation: generation, flags: flags, position: position, pool: me)
-                do throws(E) { return Result<R, E>.success(try body(&positions)) } catch { return .failure(error) }
+                let positions = VoicePositions(count: count, generation: generation, flags: flags, position: position, pool: me)
+                do throws(E) { return Result<R, E>.success(try body(positions)) } catch { return .failure(error) }
             }
             // The real voices that moved (or are to be ranked again for another reason, which
             // writes the same placement again): their sources follow.

@@ -4,13 +4,14 @@
 ///
 /// A voice that has ended, a handle of another engine, and a non-finite position are
 /// skipped (the move returns false), as ``AudioEngine/setPositions(_:)`` skips them. The
-/// positions are the pool's only while the body runs: the type cannot be copied out of it.
+/// positions are the pool's only while the body runs: the body borrows them, and the type
+/// cannot be copied, so they cannot be kept or swapped out of it.
 public struct VoicePositions: ~Copyable {
     // The bits of ``VoiceFlags`` it reads and writes, as literals: code the game's module
     // inlines reaches no global of this one.
-    @usableFromInline static var live: UInt16 { 1 << 0 }
-    @usableFromInline static var positioned: UInt16 { 1 << 3 }
-    @usableFromInline static var needsRank: UInt16 { 1 << 6 }
+    @inlinable static var live: UInt16 { 1 << 0 }
+    @inlinable static var positioned: UInt16 { 1 << 3 }
+    @inlinable static var needsRank: UInt16 { 1 << 6 }
 
     /// Slots in the table.
     @usableFromInline let count: Int
@@ -39,7 +40,8 @@ public struct VoicePositions: ~Copyable {
         return i
     }
 
-    /// Where `voice` is (absolute coordinates); nil once it has ended, or while it plays
+    /// Where `voice` is, in its space (the world's, or the listener's for a voice played
+    /// with ``VoiceOptions/isRelative``); nil once it has ended, or while it plays
     /// unpositioned, at the listener.
     @inlinable @inline(__always)
     public func position(of voice: Voice) -> SIMD3<Float>? {
@@ -47,7 +49,8 @@ public struct VoicePositions: ~Copyable {
         return position[i]
     }
 
-    /// Moves `voice` to `point` (absolute coordinates), as ``Voice/position`` does.
+    /// Moves `voice` to `point`, in its space (the world's, or the listener's for a voice
+    /// played with ``VoiceOptions/isRelative``), as ``Voice/position`` does.
     ///
     /// - Returns: false, and nothing moved, for a voice that has ended, a voice of another
     ///   engine, or a non-finite point.

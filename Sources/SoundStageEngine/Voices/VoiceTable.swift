@@ -7,7 +7,7 @@ import SoundStageSession
 struct VoiceFlags: OptionSet, Sendable {
     @usableFromInline let rawValue: UInt16
 
-    @usableFromInline init(rawValue: UInt16) { self.rawValue = rawValue }
+    @inlinable init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// The slot holds a playing voice (else it is free).
     @usableFromInline static let live = VoiceFlags(rawValue: 1 << 0)

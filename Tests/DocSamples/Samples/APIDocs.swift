@@ -107,8 +107,8 @@ extension APIDocsSamples {
         _ = (engineHum)   // the values the sample shows
     }
 
-    /// Sources/SoundStageEngine/AudioEngine+Voices.swift:173
-    static func audioEngineVoices173() async throws {
+    /// Sources/SoundStageEngine/AudioEngine+Voices.swift:174
+    static func audioEngineVoices174() async throws {
         let swarm = try (0..<100).map { _ in try engine.play(hum, at: car, loops: -1) }
         engine.moveVoices { positions in   // each frame
             for (bee, velocity) in zip(swarm, velocities) { positions.move(bee, by: velocity * dt) }
@@ -171,7 +171,7 @@ extension APIDocsSamples {
         DocSample("Sources/SoundStageRecording/CaptureStream.swift:9", captureStream9),
         DocSample("Sources/SoundStageRecording/Recorder.swift:8", recorder8),
         DocSample("Sources/SoundStageEngine/AudioEngine+Voices.swift:7", audioEngineVoices7),
-        DocSample("Sources/SoundStageEngine/AudioEngine+Voices.swift:173", audioEngineVoices173),
+        DocSample("Sources/SoundStageEngine/AudioEngine+Voices.swift:174", audioEngineVoices174),
         DocSample("Sources/SoundStageEngine/AudioEngine.swift:9", audioEngine9),
         DocSample("Sources/SoundStageEngine/Music/MusicalTempo.swift:8", musicalTempo8),
         DocSample("Sources/SoundStageEngine/Music/Player+Transitions.swift:31", playerTransitions31),
