@@ -185,7 +185,7 @@ extension AudioEngine {
     ///
     /// - Returns: what `body` returns.
     @discardableResult
-    public func moveVoices<R, E: Error>(_ body: (borrowing VoicePositions) throws(E) -> R) throws(E) -> R {
+    public func moveVoices<R, E: Error>(_ body: (inout VoicePositions) throws(E) -> R) throws(E) -> R {
         try OpenAL.lock.withLock { held in voices.move(held, body) }.get()
     }
 
@@ -210,14 +210,23 @@ extension AudioEngine {
 extension VoicePool {
     /// Runs `body` on the table's positions (``AudioEngine/moveVoices(_:)``), then has the real
     /// voices it moved follow.
-    func move<R, E: Error>(_ held: borrowing LockHeld, _ body: (borrowing VoicePositions) throws(E) -> R) -> Result<R, E> {
+    func move<R, E: Error>(_ held: borrowing LockHeld, _ body: (inout VoicePositions) throws(E) -> R) -> Result<R, E> {
         let me = ObjectIdentifier(self)
         return state.withLockedValue(held) { s in
             let count = s.slots.count
             // The table's lanes are written through buffers (no uniqueness check per write).
             let outcome = s.slots.withMoveLanes { generation, flags, position in
-                let positions = VoicePositions(count: count, generation: generation, flags: flags, position: position, pool: me)
-                do throws(E) { return Result<R, E>.success(try body(positions)) } catch { return .failure(error) }
+                // Lent `inout`, so that a loop of moves keeps the lanes' addresses in registers
+                // (a borrowed value is read through its address after every write: 4
+                // instructions a move more).
+                var positions = VoicePositions(count: count, generation: generation, flags: flags, position: position, pool: me)
+                let outcome: Result<R, E>
+                do throws(E) { outcome = .success(try body(&positions)) } catch { outcome = .failure(error) }
+                // The only other positions a body can hold are another moveVoices' (nested, on
+                // another engine); swapped with them, it would keep lanes past their lock.
+                precondition(positions.pool == me && positions.position.baseAddress == position.baseAddress,
+                             "moveVoices: the body exchanged its positions with another engine's")
+                return outcome
             }
             // The real voices that moved (or are to be ranked again for another reason, which
             // writes the same placement again): their sources follow.

@@ -4,8 +4,8 @@
 ///
 /// A voice that has ended, a handle of another engine, and a non-finite position are
 /// skipped (the move returns false), as ``AudioEngine/setPositions(_:)`` skips them. The
-/// positions are the pool's only while the body runs: the body borrows them, and the type
-/// cannot be copied, so they cannot be kept or swapped out of it.
+/// positions are the pool's only while the body runs: the type cannot be copied out of it, and
+/// a body that swaps them with another engine's (from a `moveVoices` nested in it) traps.
 public struct VoicePositions: ~Copyable {
     // The bits of ``VoiceFlags`` it reads and writes, as literals: code the game's module
     // inlines reaches no global of this one.

@@ -102,7 +102,7 @@ extension VoiceTests {
         // A body that throws: its error comes out typed, and what it moved first stays moved,
         // its source too.
         #expect(throws: Stop()) {
-            try engine.moveVoices { (positions: borrowing VoicePositions) throws(Stop) in
+            try engine.moveVoices { (positions: inout VoicePositions) throws(Stop) in
                 positions.move(placed, to: [-2, 0, 0])
                 throw Stop()
             }
@@ -111,5 +111,47 @@ extension VoiceTests {
         _ = try engine.render(frames: 2_400)   // the pan's smoothing
         let after = try engine.render(frames: 4_800)
         #expect(Measure.dB(after, channel: 0) > Measure.dB(after, channel: 1) + 3, "the voice moved before the throw is heard on the left")
+    }
+}
+
+/// What `moveVoices`' body must not do, each in a process of its own: it traps (a Swift trap,
+/// SIGILL here: not an error thrown, nor OpenAL's trap), rather than write the pool's lanes
+/// after they moved.
+@Suite("moveVoices: a body that calls the engine, or swaps its positions with another engine's, traps")
+struct VoiceMovingTrapTests {
+    @Test("a play inside the body traps (the pool's box is open)")
+    func playInsideTraps() async {
+        await #expect(processExitsWith: .signal(SIGILL)) {
+            let engine = try EngineRig.offline()
+            let tone = try EngineRig.sine(engine, amplitude: 0.1)
+            let voice = try engine.play(tone, at: [0, 0, -1], loops: -1)
+            engine.moveVoices { positions in
+                positions.move(voice, to: [1, 0, 0])
+                _ = try? engine.play(tone, at: [0, 0, -2])
+            }
+        }
+    }
+
+    @Test("positions swapped with a nested moveVoices' on another engine trap when the inner one returns")
+    func swappedTraps() async {
+        await #expect(processExitsWith: .signal(SIGILL)) {
+            let a = try EngineRig.offline(), b = try EngineRig.offline()
+            a.moveVoices { outer in
+                b.moveVoices { inner in swap(&outer, &inner) }
+            }
+        }
+    }
+
+    @Test("the same nested moves, not swapped, run")
+    func nestedRuns() async {
+        await #expect(processExitsWith: .success) {
+            let a = try EngineRig.offline(), b = try EngineRig.offline()
+            let va = try a.play(try EngineRig.sine(a, amplitude: 0.1), at: [0, 0, -1], loops: -1)
+            let vb = try b.play(try EngineRig.sine(b, amplitude: 0.1), at: [0, 0, -1], loops: -1)
+            let moved = a.moveVoices { outer in
+                outer.move(va, to: [1, 0, 0]) && b.moveVoices { inner in inner.move(vb, to: [-1, 0, 0]) }
+            }
+            guard moved, va.position == [1, 0, 0], vb.position == [-1, 0, 0] else { exit(1) }
+        }
     }
 }
