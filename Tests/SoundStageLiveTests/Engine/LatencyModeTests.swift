@@ -102,7 +102,13 @@ struct LatencyModeTests {
         let wall = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
         // A mixer stuck in the reverb's cross-fade stands its clock still.
         #expect(Double(after - before) * 1e-9 > wall * 0.5, "the device's clock moved \(Double(after - before) * 1e-9) s in \(wall) s")
-        #expect(engine.latencyMode == mode)
+        // A loaded machine may make the engine step back to a safer mode, as it should (a CI
+        // run saw `.lowest` step back to `.low` here): the reverb then changed in both, and the
+        // clock says the mixer went on. A step back with no underrun seen would be a defect.
+        if engine.latencyMode != mode {
+            #expect(engine.outputUnderruns >= AudioEngine.underrunsBeforeSteppingBack,
+                    "\(mode) became \(String(describing: engine.latencyMode)) with \(engine.outputUnderruns) underruns seen")
+        }
     }
 
     @Test("a process stalled (SIGSTOP, 200 ms, three times): the output ran dry, the engine steps back from lowest to low, and the tone plays on",
