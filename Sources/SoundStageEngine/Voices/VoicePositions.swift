@@ -7,12 +7,6 @@
 /// positions are the pool's only while the body runs: the type cannot be copied out of it, and
 /// a body that swaps them with another engine's (from a `moveVoices` nested in it) traps.
 public struct VoicePositions: ~Copyable {
-    // The bits of ``VoiceFlags`` it reads and writes, as literals: code the game's module
-    // inlines reaches no global of this one.
-    @inlinable static var live: UInt16 { 1 << 0 }
-    @inlinable static var positioned: UInt16 { 1 << 3 }
-    @inlinable static var needsRank: UInt16 { 1 << 6 }
-
     /// Slots in the table.
     @usableFromInline let count: Int
     @usableFromInline let generation: UnsafeBufferPointer<UInt32>
@@ -36,7 +30,7 @@ public struct VoicePositions: ~Copyable {
     func slot(_ voice: Voice) -> Int? {
         let i = Int(voice.index)
         guard i < count, generation[i] == voice.generation, ObjectIdentifier(voice.pool) == pool,
-              flags[i].rawValue & Self.live != 0 else { return nil }
+              flags[i].contains(.live) else { return nil }
         return i
     }
 
@@ -45,7 +39,7 @@ public struct VoicePositions: ~Copyable {
     /// unpositioned, at the listener.
     @inlinable @inline(__always)
     public func position(of voice: Voice) -> SIMD3<Float>? {
-        guard let i = slot(voice), flags[i].rawValue & Self.positioned != 0 else { return nil }
+        guard let i = slot(voice), flags[i].contains(.positioned) else { return nil }
         return position[i]
     }
 
@@ -67,7 +61,7 @@ public struct VoicePositions: ~Copyable {
     ///   (at the listener), a voice of another engine, or a move to a non-finite point.
     @inlinable @inline(__always) @discardableResult
     public func move(_ voice: Voice, by step: SIMD3<Float>) -> Bool {
-        guard let i = slot(voice), flags[i].rawValue & Self.positioned != 0 else { return false }
+        guard let i = slot(voice), flags[i].contains(.positioned) else { return false }
         let point = position[i] + step
         guard Self.isFinite(point) else { return false }
         write(i, point)
@@ -90,6 +84,6 @@ public struct VoicePositions: ~Copyable {
     @inlinable @inline(__always)
     func write(_ i: Int, _ point: SIMD3<Float>) {
         position[i] = point
-        flags[i] = VoiceFlags(rawValue: flags[i].rawValue | Self.positioned | Self.needsRank)
+        flags[i].formUnion([.positioned, .needsRank])
     }
 }

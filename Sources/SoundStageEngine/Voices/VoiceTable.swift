@@ -9,19 +9,22 @@ struct VoiceFlags: OptionSet, Sendable {
 
     @inlinable init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    // `live`, `positioned` and `needsRank` are computed and inlinable: `VoicePositions`' moves,
+    // inlined into the game's module, read and write them as constants.
+
     /// The slot holds a playing voice (else it is free).
-    @usableFromInline static let live = VoiceFlags(rawValue: 1 << 0)
+    @inlinable static var live: VoiceFlags { VoiceFlags(rawValue: 1 << 0) }
     /// Paused by ``Voice/pause()``.
     static let paused = VoiceFlags(rawValue: 1 << 1)
     static let pinned = VoiceFlags(rawValue: 1 << 2)
     /// It has a position (else it plays at the listener).
-    @usableFromInline static let positioned = VoiceFlags(rawValue: 1 << 3)
+    @inlinable static var positioned: VoiceFlags { VoiceFlags(rawValue: 1 << 3) }
     /// Positioned in the listener's space (``VoiceOptions/isRelative``).
     static let relative = VoiceFlags(rawValue: 1 << 4)
     /// It has a cone (in its details).
     static let hasCone = VoiceFlags(rawValue: 1 << 5)
     /// Its audibility must be worked out again (it moved, its volume changed...).
-    @usableFromInline static let needsRank = VoiceFlags(rawValue: 1 << 6)
+    @inlinable static var needsRank: VoiceFlags { VoiceFlags(rawValue: 1 << 6) }
     /// ``WhenVirtual/pause``: its playhead waits while it is virtual.
     static let pausesWhenVirtual = VoiceFlags(rawValue: 1 << 7)
     /// ``WhenVirtual/stop``: it ends rather than stay virtual.
@@ -32,7 +35,7 @@ struct VoiceFlags: OptionSet, Sendable {
     static let rankUnknown = VoiceFlags(rawValue: 1 << 9)
     /// It holds a source (``VoiceTable/real`` is its index in the real voices): the tick
     /// reads it here, with the other bits, rather than in a lane of its own.
-    @usableFromInline static let real = VoiceFlags(rawValue: 1 << 10)
+    static let real = VoiceFlags(rawValue: 1 << 10)
     /// It never reaches an end (its ``VoiceTable/end`` is `Int64.max`: it loops forever, or
     /// does not move): the tick does not read its end. Written with its end
     /// (``VoiceTable/setTiming(_:playhead:increment:length:at:)``, ``VoiceTable/setRow(_:_:)``);
