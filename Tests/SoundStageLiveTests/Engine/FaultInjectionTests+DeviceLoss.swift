@@ -77,8 +77,13 @@ struct FaultInjectionDeviceLossTests {
             try Self.limitFileSize(of: child.pid, to: 0)
             try FileManager.default.moveItem(at: outputFolder, to: away)
             if devFull {
-                try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: false)
-                try FileManager.default.createSymbolicLink(atPath: output.path, withDestinationPath: "/dev/full")
+                // Made aside and renamed into place in one step: a folder made in place first
+                // let a replacement open create its file there before the link (a CI run
+                // failed with "File exists").
+                let staged = folder.url.appendingPathComponent("staged")
+                try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: false)
+                try FileManager.default.createSymbolicLink(atPath: staged.appendingPathComponent("out.wav").path, withDestinationPath: "/dev/full")
+                try FileManager.default.moveItem(at: staged, to: outputFolder)
             }
             let cut = ContinuousClock.now
             if devFull {
