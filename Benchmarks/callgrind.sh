@@ -14,9 +14,12 @@ objcopy --strip-debug .build/release/soundstage-bench "$out/soundstage-bench"
 # probing of its other backends at the first device counts too (the C voices workload counted
 # 38.8 M instructions without this line, no server running, and 23.5 M with it).
 export ALSOFT_DRIVERS=null
+# count WORKLOAD [OPTIONS...]: the instructions of one run.
 count() {
-    valgrind --tool=callgrind --callgrind-out-file="$out/$1.out" "$out/soundstage-bench" --workload "$1" >/dev/null 2>"$out/$1.log"
-    grep -E '^(summary|totals):' "$out/$1.out" | head -1 | awk '{print $2}'
+    local name="$1${2:+-${*:2}}"
+    name=${name// /}
+    valgrind --tool=callgrind --callgrind-out-file="$out/$name.out" "$out/soundstage-bench" --workload "$@" >/dev/null 2>"$out/$name.log"
+    grep -E '^(summary|totals):' "$out/$name.out" | head -1 | awk '{print $2}'
 }
 # Process start-up (Swift runtime, OpenAL Soft initialisation) is counted once and subtracted.
 base=$(count none)
@@ -32,5 +35,18 @@ for w in $workloads; do
     # The voices moved in place do the C loop's work as the C loop does it.
     case "$w" in setters-batch|setters-bulk) cw=setters-deferred ;; voices-inplace) cw=voices ;; *) cw=$w ;; esac
     s=$(( $(count "$w-swift") - base )); c=$(( $(count "$cw-c") - base ))
+    echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.3f", s / c }') |"
+done
+# The tick alone: the same workload counted with 40 ticks and with 20; the difference is 20
+# ticks of 10,000 moving voices, with the plays (SoundStage) and the set-up (both) taken out.
+echo
+echo "The voice tick alone: instructions a voice a tick (20 ticks more of 10,000 voices)"
+echo
+echo "| tick | SoundStage | raw C | ratio |"
+echo "|---|---|---|---|"
+per_voice_tick() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a - b) / 200000 }'; }
+c=$(per_voice_tick "$(count voices-c --ticks 40)" "$(count voices-c --ticks 20)")
+for w in voices voices-inplace; do
+    s=$(per_voice_tick "$(count "$w-swift" --ticks 40)" "$(count "$w-swift" --ticks 20)")
     echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.3f", s / c }') |"
 done

@@ -386,9 +386,11 @@ if let workload = option("--workload") {
         for i in 0..<(Int(option("--writes") ?? "") ?? 100_000) { try player.setVolume(i & 1 == 1 ? 0.25 : 0.5) }
         engine.shutdown()
     case "volume-c": _ = cbase_volume_writes(Int32(option("--writes") ?? "") ?? 100_000)
-    case "voices-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: 20)
-    case "voices-inplace-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: 20, inPlace: true)
-    case "voices-c": _ = cbase_voice_tick(10_000, 64, 20)
+    // 10,000 voices played, then 20 ticks (`--ticks N`: the tick's own count is the
+    // difference between two counts).
+    case "voices-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: Int(option("--ticks") ?? "") ?? 20)
+    case "voices-inplace-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: Int(option("--ticks") ?? "") ?? 20, inPlace: true)
+    case "voices-c": _ = cbase_voice_tick(10_000, 64, Int32(option("--ticks") ?? "") ?? 20)
     case "pool-swift": _ = try swiftPoolMix(real: 192, frames: 48_000)
     case "pool-c": _ = cbase_mix(192, 48_000, 480, 0)
     case "none": break   // process start-up only, subtracted from the others

@@ -5,12 +5,17 @@ import SoundStageCore
 enum DistanceLaw {
     protocol Model {
         static var model: DistanceModel { get }
-        /// Whether voice `i` of the tick's lanes, of rank tier `tier` (pinned, priority), with
+        /// Whether voice `i` of the tick's lanes (`v`), of rank tier `tier` (pinned, priority), with
         /// `flags` and its bus's gain `busGain`, is sure to rank below `floor` (the least rank a
         /// source is kept for), worked out without its audibility's square root and division;
         /// false when unsure.
-        static func cannotReach(_ v: TickLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
+        static func cannotReach(_ v: ReachLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
                                 listener: ListenerSnapshot) -> Bool
+        /// Whether the four voices `i` to `i + 3`, positioned in the world with no cone, of the
+        /// floor's tier and on one bus of gain `busGain`, are all sure to rank below `floor`:
+        /// the bound of ``cannotReach(_:_:tier:flags:busGain:floor:listener:)`` four at a time,
+        /// the same arithmetic in each lane. False when unsure of any.
+        static func cannotReachFour(_ v: ReachLanes, _ i: Int, busGain: Float, floor: RankFloor, listener: ListenerSnapshot) -> Bool
     }
     enum None: Model { static var model: DistanceModel { .none } }
     enum Inverse: Model { static var model: DistanceModel { .inverse } }
@@ -54,10 +59,17 @@ struct RankFloor {
 
 extension DistanceLaw.Model {
     @inline(__always)
-    static func cannotReach(_ v: TickLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
+    static func cannotReach(_ v: ReachLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
                             listener: ListenerSnapshot) -> Bool {
         // A lower tier (not pinned against pinned, a lower priority) never gets in.
         tier < floor.tier
+    }
+
+    /// Of the floor's tier, a voice may get in: only the default model has a bound on its
+    /// audibility.
+    @inline(__always)
+    static func cannotReachFour(_ v: ReachLanes, _ i: Int, busGain: Float, floor: RankFloor, listener: ListenerSnapshot) -> Bool {
+        false
     }
 }
 
@@ -72,7 +84,7 @@ extension DistanceLaw.InverseClamped {
     /// at the maximum or beyond means any may, and between, it reaches no place farther than
     /// `t`: the distance compared squared, with no square root.
     @inline(__always)
-    static func cannotReach(_ v: TickLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
+    static func cannotReach(_ v: ReachLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
                             listener: ListenerSnapshot) -> Bool {
         if tier != floor.tier { return tier < floor.tier }
         guard flags.contains(.positioned) else { return false }
@@ -84,6 +96,26 @@ extension DistanceLaw.InverseClamped {
         let l = flags.contains(.relative) ? SIMD3<Float>.zero : listener.position
         let dx = l.x - p.x, dy = l.y - p.y, dz = l.z - p.z
         return dx * dx + dy * dy + dz * dz > t * t * DistanceLaw.margin
+    }
+
+    /// The bound of ``cannotReach(_:_:tier:flags:busGain:floor:listener:)`` for four voices at
+    /// once, each lane one voice: their reach and position read as rows and turned into columns.
+    @inline(__always)
+    static func cannotReachFour(_ v: ReachLanes, _ i: Int, busGain: Float, floor: RankFloor, listener: ListenerSnapshot) -> Bool {
+        let r0 = v.reach[i], r1 = v.reach[i &+ 1], r2 = v.reach[i &+ 2], r3 = v.reach[i &+ 3]
+        let t = SIMD4(r0.x, r1.x, r2.x, r3.x) * (busGain * floor.scale) + SIMD4(r0.y, r1.y, r2.y, r3.y)
+        let l = SIMD4(listener.position, 0)
+        let q0 = l - v.position[i], q1 = l - v.position[i &+ 1], q2 = l - v.position[i &+ 2], q3 = l - v.position[i &+ 3]
+        let s0 = q0 * q0, s1 = q1 * q1, s2 = q2 * q2, s3 = q3 * q3
+        // Summed in the single voice's order: x, then y, then z.
+        let squared = SIMD4(s0.x, s1.x, s2.x, s3.x) + SIMD4(s0.y, s1.y, s2.y, s3.y) + SIMD4(s0.z, s1.z, s2.z, s3.z)
+        // Only the far side of the bound: a voice whose `t` is under its reference (skipped
+        // alone for that) takes the four to the one-at-a-time path. A NaN `t` is skipped by
+        // neither.
+        // As integer lanes, compared whole: a mask's `==` goes lane by lane, with a branch each.
+        let inside = SIMD4<Int32>.zero.replacing(with: 1, where: t .< SIMD4(r0.w, r1.w, r2.w, r3.w))
+        let beyond = SIMD4<Int32>.zero.replacing(with: 1, where: squared .> t * t * DistanceLaw.margin)
+        return inside & beyond == SIMD4(repeating: 1)
     }
 
     /// A voice's ``VoiceTable/reach`` lane: `ref g_v / r` (g_v its volume and direct gain),

@@ -137,29 +137,30 @@ extension VoicePool {
                                      .stopsWhenVirtual, .needsRank]
         let plain: VoiceFlags = inputs.everyone ? [.live, .positioned] : [.live, .positioned, .needsRank]
         let plainLooks = inputs.everyone ? plainMask.subtracting(.needsRank) : plainMask
-        for i in 0..<v.count {
+        var next = 0
+        while next < v.count {
+            // The plain voices that cannot reach a source (most of a crowded pool) go by in a
+            // loop of their own, which keeps its values in registers; it stops at the first
+            // voice that needs more.
+            let (i, look) = skipPlain(v, from: next, inputs, floor, listener, plain: plain, plainLooks: plainLooks, law)
+            guard i < v.count else { break }
+            next = i + 1
             let flags = v.flags[i]
-            if flags.intersection(plainLooks) == plain {
-                let bus = Int(v.bus[i])
-                if buses[bus].isEmpty {
-                    if !flags.contains(.endless), v.end[i] <= inputs.now {
-                        ranking.ended.append(i)
-                        continue
-                    }
-                    // Not pinned: its tier is its priority.
-                    let tier = UInt64(v.priority[i]) << 32
-                    if Law.cannotReach(v, i, tier: tier, flags: [.live, .positioned], busGain: gains[bus], floor: floor, listener: listener) {
-                        v.flags[i] = flags.union([.needsRank, .rankUnknown])
-                        continue
-                    }
-                    let audibility = Audibility.of(gain: v.gain[i] * gains[bus], flags: [.live, .positioned], position: v.position[i],
-                                                   distance: v.distance[i], cone: nil, listener: listener)
-                    let rank = tier | UInt64(audibility.bitPattern)
-                    v.rank[i] = rank
-                    v.flags[i] = flags.subtracting([.needsRank, .rankUnknown])
-                    if audibility >= inputs.floor { offer(rank, i, &top, &floor, listener) }
-                    continue
-                }
+            switch look {
+            case .ended:
+                ranking.ended.append(i)
+                continue
+            case .reaches:
+                let audibility = Audibility.of(gain: v.gain[i] * gains[Int(v.bus[i])], flags: [.live, .positioned], position: v.point(i),
+                                               distance: v.distance[i], cone: nil, listener: listener)
+                // Not pinned: its tier is its priority.
+                let rank = UInt64(v.priority[i]) << 32 | UInt64(audibility.bitPattern)
+                v.rank[i] = rank
+                v.flags[i] = flags.subtracting([.needsRank, .rankUnknown])
+                if audibility >= inputs.floor { offer(rank, i, &top, &floor, listener) }
+                continue
+            case .other:
+                break
             }
             guard flags.contains(.live) else { continue }
             let bus = Int(v.bus[i])
@@ -180,13 +181,13 @@ extension VoicePool {
             let muted = busBits.contains(.muted)
             let rank: UInt64
             if inputs.everyone || flags.contains(.needsRank) {
-                if !muted, Law.cannotReach(v, i, tier: v.tier[i], flags: flags, busGain: gains[bus], floor: floor, listener: listener) {
+                if !muted, Law.cannotReach(v.reachLanes, i, tier: v.tier[i], flags: flags, busGain: gains[bus], floor: floor, listener: listener) {
                     v.flags[i] = flags.union([.needsRank, .rankUnknown])
                     if flags.contains(.stopsWhenVirtual) { ranking.stopping.append(i) }
                     continue
                 }
                 let cone = flags.contains(.hasCone) ? v.details[i].cone : nil
-                let audibility = muted ? 0 : Audibility.of(gain: v.gain[i] * gains[bus], flags: flags, position: v.position[i],
+                let audibility = muted ? 0 : Audibility.of(gain: v.gain[i] * gains[bus], flags: flags, position: v.point(i),
                                                            distance: v.distance[i], cone: cone, listener: listener)
                 rank = v.tier[i] | UInt64(audibility.bitPattern)
                 v.rank[i] = rank
@@ -200,6 +201,83 @@ extension VoicePool {
             }
             if flags.contains(.stopsWhenVirtual) { ranking.stopping.append(i) }
         }
+    }
+
+    /// What ``skipPlain(_:from:_:_:_:plain:plainLooks:_:)`` stopped at.
+    private enum PlainLook {
+        /// A plain voice that reached its end.
+        case ended
+        /// A plain voice that may reach a source: its audibility is worked out.
+        case reaches
+        /// Any other voice (or none: the end of the table).
+        case other
+    }
+
+    /// Skips the plain voices from `start` on that cannot reach a source (each marked to be
+    /// ranked when asked, ``VoiceFlags/rankUnknown``), and returns the first that is not one,
+    /// with what it is. Not inlined: its loop keeps the lanes and the floor in registers, which
+    /// the whole tick's loop cannot.
+    @inline(never)
+    private static func skipPlain<Law: DistanceLaw.Model>(_ v: TickLanes, from start: Int, _ inputs: RankInputs, _ floor: RankFloor,
+                                                           _ listener: ListenerSnapshot, plain: VoiceFlags, plainLooks: VoiceFlags,
+                                                           _ law: Law.Type) -> (Int, PlainLook) {
+        // The lanes in registers: read through `v`, each would be read again after every
+        // write to the flags.
+        let count = v.count, flagLane = v.flags, busLane = v.bus, end = v.end, priority = v.priority, reach = v.reachLanes
+        let buses = inputs.buses, gains = inputs.gains, now = inputs.now
+        var i = start
+        while i < count {
+            if i &+ 4 <= count, skipFour(i, flagLane, busLane, priority, reach, buses: buses, gains: gains, floor, listener,
+                                         plain: plain, plainLooks: plainLooks, law) {
+                i &+= 4
+                continue
+            }
+            // One at a time to the end of these four.
+            let last = min(i &+ 4, count)
+            while i < last {
+                let flags = flagLane[i]
+                guard flags.intersection(plainLooks) == plain else { return (i, .other) }
+                let bus = Int(busLane[i])
+                guard buses[bus].isEmpty else { return (i, .other) }
+                if !flags.contains(.endless), end[i] <= now { return (i, .ended) }
+                // Not pinned: its tier is its priority.
+                let tier = UInt64(priority[i]) << 32
+                guard Law.cannotReach(reach, i, tier: tier, flags: [.live, .positioned], busGain: gains[bus], floor: floor,
+                                      listener: listener) else { return (i, .reaches) }
+                flagLane[i] = flags.union([.needsRank, .rankUnknown])
+                i += 1
+            }
+        }
+        return (i, .other)
+    }
+
+    /// Whether voices `i` to `i + 3` are plain, never end, share one bus that plays and one
+    /// priority, and cannot reach a source; if so they are marked as the one-at-a-time path
+    /// marks each. False leaves them to that path.
+    @inline(__always)
+    private static func skipFour<Law: DistanceLaw.Model>(_ i: Int, _ flagLane: UnsafeMutableBufferPointer<VoiceFlags>,
+                                                          _ busLane: UnsafeBufferPointer<Int32>, _ priority: UnsafeBufferPointer<UInt8>,
+                                                          _ reach: ReachLanes, buses: UnsafeBufferPointer<BusBits>,
+                                                          gains: UnsafeBufferPointer<Float>, _ floor: RankFloor, _ listener: ListenerSnapshot,
+                                                          plain: VoiceFlags, plainLooks: VoiceFlags, _ law: Law.Type) -> Bool {
+        let flagsAt = UnsafeMutableRawPointer(flagLane.baseAddress! + i)
+        let flags = flagsAt.loadUnaligned(as: SIMD4<UInt16>.self)
+        // Each plain, and endless (a voice that may end is looked at alone).
+        let looks = SIMD4(repeating: plainLooks.rawValue | VoiceFlags.endless.rawValue)
+        guard flags & looks == SIMD4(repeating: plain.rawValue | VoiceFlags.endless.rawValue) else { return false }
+        let busAt = UnsafeRawPointer(busLane.baseAddress! + i).loadUnaligned(as: SIMD4<Int32>.self)
+        guard busAt == SIMD4(repeating: busAt.x), buses[Int(busAt.x)].isEmpty else { return false }
+        let priorities = UnsafeRawPointer(priority.baseAddress! + i).loadUnaligned(as: UInt32.self)
+        guard priorities == UInt32(priority[i]) &* 0x0101_0101 else { return false }
+        // Not pinned: their tier is their priority.
+        let tier = UInt64(priority[i]) << 32
+        if tier != floor.tier {
+            guard tier < floor.tier else { return false }
+        } else {
+            guard Law.cannotReachFour(reach, i, busGain: gains[Int(busAt.x)], floor: floor, listener: listener) else { return false }
+        }
+        flagsAt.storeBytes(of: flags | SIMD4(repeating: VoiceFlags([.needsRank, .rankUnknown]).rawValue), as: SIMD4<UInt16>.self)
+        return true
     }
 
     /// Offers voice `i`'s `rank` for a source, and moves the floor up with the least kept.

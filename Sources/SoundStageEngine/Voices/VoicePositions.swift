@@ -11,12 +11,12 @@ public struct VoicePositions: ~Copyable {
     @usableFromInline let count: Int
     @usableFromInline let generation: UnsafeBufferPointer<UInt32>
     @usableFromInline let flags: UnsafeMutableBufferPointer<VoiceFlags>
-    @usableFromInline let position: UnsafeMutableBufferPointer<SIMD3<Float>>
+    @usableFromInline let position: UnsafeMutableBufferPointer<SIMD4<Float>>
     /// The pool whose voices these are.
     @usableFromInline let pool: ObjectIdentifier
 
     init(count: Int, generation: UnsafeBufferPointer<UInt32>, flags: UnsafeMutableBufferPointer<VoiceFlags>,
-         position: UnsafeMutableBufferPointer<SIMD3<Float>>, pool: ObjectIdentifier) {
+         position: UnsafeMutableBufferPointer<SIMD4<Float>>, pool: ObjectIdentifier) {
         precondition(count <= generation.count && count <= flags.count && count <= position.count)
         self.count = count
         self.generation = generation
@@ -40,7 +40,8 @@ public struct VoicePositions: ~Copyable {
     @inlinable @inline(__always)
     public func position(of voice: Voice) -> SIMD3<Float>? {
         guard let i = slot(voice), flags[i].contains(.positioned) else { return nil }
-        return position[i]
+        let p = position[i]
+        return SIMD3(p.x, p.y, p.z)
     }
 
     /// Moves `voice` to `point`, in its space (the world's, or the listener's for a voice
@@ -50,8 +51,9 @@ public struct VoicePositions: ~Copyable {
     ///   engine, or a non-finite point.
     @inlinable @inline(__always) @discardableResult
     public func move(_ voice: Voice, to point: SIMD3<Float>) -> Bool {
-        guard Self.isFinite(point), let i = slot(voice) else { return false }
-        write(i, point)
+        let q = SIMD4(point, 0)
+        guard Self.isFinite(q), let i = slot(voice) else { return false }
+        write(i, q)
         return true
     }
 
@@ -62,19 +64,18 @@ public struct VoicePositions: ~Copyable {
     @inlinable @inline(__always) @discardableResult
     public func move(_ voice: Voice, by step: SIMD3<Float>) -> Bool {
         guard let i = slot(voice), flags[i].contains(.positioned) else { return false }
-        let point = position[i] + step
+        // The fourth lane stays 0.
+        let point = position[i] + SIMD4(step, 0)
         guard Self.isFinite(point) else { return false }
         write(i, point)
         return true
     }
 
-    /// Whether every coordinate is finite: `x - x` is 0 for a finite `x` and NaN for an
-    /// infinite or NaN one (one vector compare, not three tests).
+    /// Whether every coordinate of `p` (its fourth lane 0) is finite: `x - x` is 0 for a
+    /// finite `x` and NaN for an infinite or NaN one (one vector compare, not three tests).
     @inlinable @inline(__always)
-    static func isFinite(_ p: SIMD3<Float>) -> Bool {
-        // As four lanes, the fourth 0: one compare of the whole register.
-        let q = SIMD4<Float>(p, 0)
-        return all(q - q .== SIMD4<Float>.zero)
+    static func isFinite(_ p: SIMD4<Float>) -> Bool {
+        all(p - p .== SIMD4<Float>.zero)
     }
 
     /// Writes slot `i`'s position; its rank is worked out again at the next tick (and a
@@ -82,7 +83,7 @@ public struct VoicePositions: ~Copyable {
     /// each real voice to be ranked again). Nothing of `self` changes, so a loop of moves
     /// keeps the lanes' addresses in registers.
     @inlinable @inline(__always)
-    func write(_ i: Int, _ point: SIMD3<Float>) {
+    func write(_ i: Int, _ point: SIMD4<Float>) {
         position[i] = point
         flags[i].formUnion([.positioned, .needsRank])
     }

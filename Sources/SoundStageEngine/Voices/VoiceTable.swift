@@ -92,7 +92,9 @@ struct VoiceTable {
     private(set) var increment: [Int64] = []
     /// Its plays' length in the mixer's fixed point (`Int64.max`: loops forever).
     private(set) var length: [Int64] = []
-    var position: [SIMD3<Float>] = []
+    /// Where it is, its fourth lane always 0: a move adds and checks four lanes at once
+    /// (``VoicePositions``), with no shuffles in and out of three.
+    var position: [SIMD4<Float>] = []
     /// What ranks it for a source: pinned, then priority, then audibility (its low 32 bits).
     var rank: [UInt64] = []
     private(set) var volume: [Float] = []
@@ -150,7 +152,7 @@ struct VoiceTable {
     /// Voice `i` as a whole.
     func row(_ i: Int) -> VoiceSlot {
         VoiceSlot(flags: flags[i], bus: bus[i], real: real[i],
-                  position: position[i], rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i],
+                  position: SIMD3(position[i].x, position[i].y, position[i].z), rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i],
                   pitch: pitch[i], generation: generation[i], priority: priority[i])
     }
 
@@ -162,7 +164,7 @@ struct VoiceTable {
         flags[i] = slotFlags
         bus[i] = slot.bus
         real[i] = slot.real
-        position[i] = slot.position
+        position[i] = SIMD4(slot.position, 0)
         rank[i] = slot.rank
         volume[i] = slot.volume
         directGain[i] = slot.directGain
@@ -252,7 +254,7 @@ struct TickLanes {
     let rank: UnsafeMutableBufferPointer<UInt64>
     let bus: UnsafeBufferPointer<Int32>
     let increment: UnsafeBufferPointer<Int64>
-    let position: UnsafeBufferPointer<SIMD3<Float>>
+    let position: UnsafeBufferPointer<SIMD4<Float>>
     let gain: UnsafeBufferPointer<Float>
     let distance: UnsafeBufferPointer<VoiceDistance>
     let reach: UnsafeBufferPointer<SIMD4<Float>>
@@ -261,12 +263,31 @@ struct TickLanes {
     let priority: UnsafeBufferPointer<UInt8>
     let details: UnsafeBufferPointer<VoiceDetails>
 
+    /// The lanes a distance law's bound reads.
+    var reachLanes: ReachLanes { ReachLanes(reach: reach, position: position) }
+
+    /// Voice `i`'s position, in three lanes.
+    @inline(__always)
+    func point(_ i: Int) -> SIMD3<Float> {
+        let p = position[i]
+        return SIMD3(p.x, p.y, p.z)
+    }
+
     /// Voice `i` waits `frames` (``VoiceTable/hold(_:by:)``).
     @inline(__always)
     func hold(_ i: Int, by frames: Int64) {
         origin[i] &-= frames &* increment[i]
         end[i] = VoiceTable.end(end[i], heldBy: frames)
     }
+}
+
+/// What a distance law's bound reads of a voice
+/// (``DistanceLaw/Model/cannotReach(_:_:tier:flags:busGain:floor:listener:)``), apart from the
+/// rest of ``TickLanes``: a loop that holds these two in registers need not read them again
+/// after each write to the table.
+struct ReachLanes {
+    let reach: UnsafeBufferPointer<SIMD4<Float>>
+    let position: UnsafeBufferPointer<SIMD4<Float>>
 }
 
 extension VoiceTable {
@@ -309,7 +330,7 @@ extension VoiceTable {
 extension VoiceTable {
     /// Runs `body` with the lanes a move writes: generation (read), flags, position.
     mutating func withMoveLanes<R>(_ body: (UnsafeBufferPointer<UInt32>, UnsafeMutableBufferPointer<VoiceFlags>,
-                                            UnsafeMutableBufferPointer<SIMD3<Float>>) -> R) -> R {
+                                            UnsafeMutableBufferPointer<SIMD4<Float>>) -> R) -> R {
         generation.withUnsafeBufferPointer { generation in
             flags.withUnsafeMutableBufferPointer { flags in
                 position.withUnsafeMutableBufferPointer { position in body(generation, flags, position) }

@@ -105,6 +105,78 @@ struct VoiceRankingTests {
         #expect(all.filter { $0.voice.status == .ended(.stolen) }.count == 1)
     }
 
+    @Test("voices moved in place each tick, and a bus turned up and down, make real what OpenAL's formula says, at three priorities, looping or not, four at a time or alone")
+    func movedCrowdMatchesTheFormula() throws {
+        // Runs of plain voices (positioned in the world, on one bus, of one priority, looping)
+        // are skipped four at a time; the others, and every four with one that may get in, one
+        // at a time. The listener stands still: only what moved is ranked again, and every
+        // voice when the bus's volume changes.
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let count = 4_000, real = 16
+        try engine.configureVoices(VoiceConfiguration(realVoices: real, maxVoices: count))
+        let tone = try EngineRig.sine(engine, amplitude: 0.1, seconds: 0.5)
+        let quiet = try engine.makeBus(named: "quiet")
+        try quiet.setVolume(0.5)
+        var seed: UInt32 = 11
+        func uniform(_ range: ClosedRange<Float>) -> Float {
+            seed = seed &* 1_103_515_245 &+ 12_345
+            return range.lowerBound + (range.upperBound - range.lowerBound) * Float(seed >> 8) / Float(1 << 24)
+        }
+        struct Expected {
+            let voice: Voice; var position: SIMD3<Float>; let volume: Float; let onQuiet: Bool; let options: VoiceOptions; let priority: Int
+        }
+        var all: [Expected] = []
+        for k in 0..<count {
+            // (No rolloff of 0: such a voice is never skipped, and a few loud ones would take
+            // every place.)
+            let reference = uniform(0.25...6), rolloff = uniform(0.5...4)
+            // Some reach their maximum distance soon after their reference: heard from afar
+            // almost as loud as near.
+            let maximum = k % 2 == 0 ? Float.greatestFiniteMagnitude : reference + (k % 150 == 1 ? uniform(0...1) : uniform(0...80))
+            let options = VoiceOptions(referenceDistance: reference, maxDistance: maximum, rolloffFactor: rolloff)
+            let position = SIMD3<Float>(uniform(-60...60), uniform(-2...2), uniform(-60...60)), volume = uniform(0.05...1)
+            // A few above the rest (always real), some below (never).
+            let priority = k % 1_000 == 0 ? 200 : k % 89 == 0 ? 100 : 128
+            let onQuiet = (k / 40) % 3 == 0
+            // Most loop forever; some play three times through (they may end, so are looked at alone).
+            let voice = try engine.play(tone, at: position, volume: volume, priority: priority, loops: k % 23 == 0 ? 2 : -1,
+                                        bus: onQuiet ? quiet : nil, options: options)
+            all.append(Expected(voice: voice, position: position, volume: volume, onQuiet: onQuiet, options: options, priority: priority))
+        }
+        let listener = SIMD3<Float>(3, 1, -4)
+        try engine.listener.set(.position, to: listener)
+        // OpenAL's inverse clamped distance gain, as the test computes it (not the engine's code).
+        func rank(_ e: Expected) -> UInt64 {
+            let dx = listener.x - e.position.x, dy = listener.y - e.position.y, dz = listener.z - e.position.z
+            let ref = e.options.referenceDistance, maximum = e.options.maxDistance, rolloff = e.options.rolloffFactor
+            let d = min(max((dx * dx + dy * dy + dz * dz).squareRoot(), ref), maximum)
+            let denominator = ref + rolloff * (d - ref)
+            let gain = e.volume * (e.onQuiet ? quiet.volume : 1)
+            let audibility = min(1, max(0, gain * (denominator > 0 ? ref / denominator : 1)))
+            return UInt64(e.priority) << 32 | UInt64(audibility.bitPattern)
+        }
+        for round in 0..<30 {
+            // The quiet bus turned up (the voices on it that carry far come in from afar) and down.
+            if round % 5 == 0 { try quiet.setVolume(round % 10 == 0 ? 1 : 0.25) }
+            // Every voice takes a stride of its own, toward the listener or away: long enough
+            // that some of the virtual come close enough to take a source each tick.
+            var steps: [SIMD3<Float>] = []
+            for _ in all.indices { steps.append([uniform(-10...10), 0, uniform(-10...10)]) }
+            let moved = engine.moveVoices { positions in
+                var moved = 0
+                for (e, step) in zip(all, steps) where positions.move(e.voice, by: step) { moved += 1 }
+                return moved
+            }
+            for k in all.indices { all[k].position += steps[k] }
+            #expect(moved == count, "round \(round): \(moved) of \(count) moved")
+            _ = try engine.render(frames: 480)
+            let expected = Set(all.sorted { rank($0) > rank($1) }.prefix(real).map(\.voice))
+            let got = Set(all.map(\.voice).filter(\.isReal))
+            #expect(got == expected, "round \(round): \(got.subtracting(expected).count) real that should not be, \(expected.subtracting(got).count) missing")
+        }
+    }
+
     @Test("ducking lowers voices on the target bus by the rule's depth while an audible line plays on the trigger")
     func duckingUnderAudibleLine() throws {
         let engine = try EngineRig.offline()
