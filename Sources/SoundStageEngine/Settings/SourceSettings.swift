@@ -31,6 +31,9 @@ struct SourceSettings {
         static let gain = Parts(rawValue: 1 << 0)
         static let pitch = Parts(rawValue: 1 << 1)
         static let placement = Parts(rawValue: 1 << 2)
+        /// The placement's point alone, in the space last written with ``placement`` (a
+        /// source's `AL_SOURCE_RELATIVE` is not written again); a pan is written whole.
+        static let position = Parts(rawValue: 1 << 6)
         static let velocity = Parts(rawValue: 1 << 3)
         /// The distance law's parameters and the cone.
         static let shape = Parts(rawValue: 1 << 4)
@@ -49,7 +52,14 @@ struct SourceSettings {
         try source.withCheckedWrites(held) { scope in
             if parts.contains(.gain) { source.commit(.gain, gain, in: scope) }
             if parts.contains(.pitch) { source.commit(.pitch, pitch, in: scope) }
-            if parts.contains(.placement) { writePlacement(to: source, in: scope) }
+            if parts.contains(.placement) {
+                writePlacement(to: source, in: scope)
+            } else if parts.contains(.position) {
+                switch placement {
+                case .world(let point), .listener(let point): source.commit(.position, point, in: scope)
+                case .pan: writePlacement(to: source, in: scope)
+                }
+            }
             if parts.contains(.velocity) { source.commit(.velocity, velocity, in: scope) }
             if parts.contains(.shape) {
                 source.commit(.referenceDistance, distance.reference, in: scope)
@@ -91,6 +101,12 @@ struct SourceSettings {
 
 /// Where a source's sound is placed.
 enum SourcePlacement: Equatable {
+    /// Whether it is placed in the listener's space (`AL_SOURCE_RELATIVE`).
+    var isRelative: Bool {
+        if case .world = self { return false }
+        return true
+    }
+
     /// At a place in the world (absolute coordinates).
     case world(SIMD3<Float>)
     /// At an offset from the listener (a voice played relative to it; `.zero`: unpositioned).

@@ -11,10 +11,10 @@ enum DistanceLaw {
         /// false when unsure.
         static func cannotReach(_ v: ReachLanes, _ i: Int, tier: UInt64, flags: VoiceFlags, busGain: Float, floor: RankFloor,
                                 listener: ListenerSnapshot) -> Bool
-        /// Whether the four voices `i` to `i + 3`, positioned in the world with no cone, of the
-        /// floor's tier and on one bus of gain `busGain`, are all sure to rank below `floor`:
-        /// the bound of ``cannotReach(_:_:tier:flags:busGain:floor:listener:)`` four at a time,
-        /// the same arithmetic in each lane. False when unsure of any.
+        /// Whether the four voices `i` to `i + 3` (`i` a multiple of four), positioned in the
+        /// world with no cone, of the floor's tier and on one bus of gain `busGain`, are all sure
+        /// to rank below `floor`: the bound of ``cannotReach(_:_:tier:flags:busGain:floor:listener:)``
+        /// four at a time, the same arithmetic in each lane. False when unsure of any.
         static func cannotReachFour(_ v: ReachLanes, _ i: Int, busGain: Float, floor: RankFloor, listener: ListenerSnapshot) -> Bool
     }
     enum None: Model { static var model: DistanceModel { .none } }
@@ -88,10 +88,9 @@ extension DistanceLaw.InverseClamped {
                             listener: ListenerSnapshot) -> Bool {
         if tier != floor.tier { return tier < floor.tier }
         guard flags.contains(.positioned) else { return false }
-        let reach = v.reach[i]
-        let t = reach.x * (busGain * floor.scale) + reach.y
-        if t < reach.z { return true }
-        guard t < reach.w else { return false }
+        let t = v.reach(0, of: i) * (busGain * floor.scale) + v.reach(1, of: i)
+        if t < v.reach(2, of: i) { return true }
+        guard t < v.reach(3, of: i) else { return false }
         let p = v.position[i]
         let l = flags.contains(.relative) ? SIMD3<Float>.zero : listener.position
         let dx = l.x - p.x, dy = l.y - p.y, dz = l.z - p.z
@@ -99,11 +98,11 @@ extension DistanceLaw.InverseClamped {
     }
 
     /// The bound of ``cannotReach(_:_:tier:flags:busGain:floor:listener:)`` for four voices at
-    /// once, each lane one voice: their reach and position read as rows and turned into columns.
+    /// once (`i` a multiple of four), each lane one voice: their reach read in columns, their
+    /// positions read as rows and turned into columns.
     @inline(__always)
     static func cannotReachFour(_ v: ReachLanes, _ i: Int, busGain: Float, floor: RankFloor, listener: ListenerSnapshot) -> Bool {
-        let r0 = v.reach[i], r1 = v.reach[i &+ 1], r2 = v.reach[i &+ 2], r3 = v.reach[i &+ 3]
-        let t = SIMD4(r0.x, r1.x, r2.x, r3.x) * (busGain * floor.scale) + SIMD4(r0.y, r1.y, r2.y, r3.y)
+        let t = v.reachOfFour(0, from: i) * (busGain * floor.scale) + v.reachOfFour(1, from: i)
         let l = SIMD4(listener.position, 0)
         let q0 = l - v.position[i], q1 = l - v.position[i &+ 1], q2 = l - v.position[i &+ 2], q3 = l - v.position[i &+ 3]
         let s0 = q0 * q0, s1 = q1 * q1, s2 = q2 * q2, s3 = q3 * q3
@@ -113,7 +112,7 @@ extension DistanceLaw.InverseClamped {
         // alone for that) takes the four to the one-at-a-time path. A NaN `t` is skipped by
         // neither.
         // As integer lanes, compared whole: a mask's `==` goes lane by lane, with a branch each.
-        let inside = SIMD4<Int32>.zero.replacing(with: 1, where: t .< SIMD4(r0.w, r1.w, r2.w, r3.w))
+        let inside = SIMD4<Int32>.zero.replacing(with: 1, where: t .< v.reachOfFour(3, from: i))
         let beyond = SIMD4<Int32>.zero.replacing(with: 1, where: squared .> t * t * DistanceLaw.margin)
         return inside & beyond == SIMD4(repeating: 1)
     }

@@ -225,15 +225,18 @@ extension VoicePool {
         // write to the flags.
         let count = v.count, flagLane = v.flags, busLane = v.bus, end = v.end, priority = v.priority, reach = v.reachLanes
         let buses = inputs.buses, gains = inputs.gains, now = inputs.now
+        // The floor's priority in each of four bytes (none while it is pinned).
+        let floorPriority = floor.tier >> 32
+        let floorPriorities = floorPriority <= 0xFF ? floorPriority &* 0x0101_0101 : .max
         var i = start
         while i < count {
-            if i &+ 4 <= count, skipFour(i, flagLane, busLane, priority, reach, buses: buses, gains: gains, floor, listener,
-                                         plain: plain, plainLooks: plainLooks, law) {
+            if i & 3 == 0, i &+ 4 <= count, skipFour(i, flagLane, busLane, priority, reach, buses: buses, gains: gains, floor,
+                                                     floorPriorities: floorPriorities, listener, plain: plain, plainLooks: plainLooks, law) {
                 i &+= 4
                 continue
             }
-            // One at a time to the end of these four.
-            let last = min(i &+ 4, count)
+            // One at a time to the next four.
+            let last = min((i | 3) &+ 1, count)
             while i < last {
                 let flags = flagLane[i]
                 guard flags.intersection(plainLooks) == plain else { return (i, .other) }
@@ -251,32 +254,34 @@ extension VoicePool {
         return (i, .other)
     }
 
-    /// Whether voices `i` to `i + 3` are plain, never end, share one bus that plays and one
-    /// priority, and cannot reach a source; if so they are marked as the one-at-a-time path
-    /// marks each. False leaves them to that path.
+    /// Whether voices `i` to `i + 3` (`i` a multiple of four) are plain, never end, share one
+    /// bus that plays and one priority, and cannot reach a source; if so they are marked as the
+    /// one-at-a-time path marks each. False leaves them to that path. `floorPriorities` is the
+    /// floor's priority in each of four bytes.
     @inline(__always)
     private static func skipFour<Law: DistanceLaw.Model>(_ i: Int, _ flagLane: UnsafeMutableBufferPointer<VoiceFlags>,
                                                           _ busLane: UnsafeBufferPointer<Int32>, _ priority: UnsafeBufferPointer<UInt8>,
                                                           _ reach: ReachLanes, buses: UnsafeBufferPointer<BusBits>,
-                                                          gains: UnsafeBufferPointer<Float>, _ floor: RankFloor, _ listener: ListenerSnapshot,
-                                                          plain: VoiceFlags, plainLooks: VoiceFlags, _ law: Law.Type) -> Bool {
-        let flagsAt = UnsafeMutableRawPointer(flagLane.baseAddress! + i)
+                                                          gains: UnsafeBufferPointer<Float>, _ floor: RankFloor, floorPriorities: UInt64,
+                                                          _ listener: ListenerSnapshot, plain: VoiceFlags, plainLooks: VoiceFlags,
+                                                          _ law: Law.Type) -> Bool {
+        let flagsAt = UnsafeMutableRawPointer(flagLane.baseAddress.unsafelyUnwrapped + i)
         let flags = flagsAt.loadUnaligned(as: SIMD4<UInt16>.self)
         // Each plain, and endless (a voice that may end is looked at alone).
         let looks = SIMD4(repeating: plainLooks.rawValue | VoiceFlags.endless.rawValue)
         guard flags & looks == SIMD4(repeating: plain.rawValue | VoiceFlags.endless.rawValue) else { return false }
-        let busAt = UnsafeRawPointer(busLane.baseAddress! + i).loadUnaligned(as: SIMD4<Int32>.self)
+        let busAt = UnsafeRawPointer(busLane.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: SIMD4<Int32>.self)
         guard busAt == SIMD4(repeating: busAt.x), buses[Int(busAt.x)].isEmpty else { return false }
-        let priorities = UnsafeRawPointer(priority.baseAddress! + i).loadUnaligned(as: UInt32.self)
-        guard priorities == UInt32(priority[i]) &* 0x0101_0101 else { return false }
-        // Not pinned: their tier is their priority.
-        let tier = UInt64(priority[i]) << 32
-        if tier != floor.tier {
-            guard tier < floor.tier else { return false }
-        } else {
+        let priorities = UnsafeRawPointer(priority.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt32.self)
+        let unknown = VoiceFlags([.needsRank, .rankUnknown])
+        if UInt64(priorities) == floorPriorities {
+            // The floor's tier: the bound decides.
             guard Law.cannotReachFour(reach, i, busGain: gains[Int(busAt.x)], floor: floor, listener: listener) else { return false }
+        } else {
+            // Not pinned: their tier is their priority. One below the floor's never gets in.
+            guard priorities == UInt32(priorities & 0xFF) &* 0x0101_0101, UInt64(priorities & 0xFF) << 32 < floor.tier else { return false }
         }
-        flagsAt.storeBytes(of: flags | SIMD4(repeating: VoiceFlags([.needsRank, .rankUnknown]).rawValue), as: SIMD4<UInt16>.self)
+        flagsAt.storeBytes(of: flags | SIMD4(repeating: unknown.rawValue), as: SIMD4<UInt16>.self)
         return true
     }
 

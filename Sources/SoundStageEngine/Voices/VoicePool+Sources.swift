@@ -237,10 +237,19 @@ extension VoicePool {
         guard r >= 0 else { return }
         let source = s.reals[r].source
         let settings = sourceSettings(s, i)
+        var parts = parts
+        // A placement in the space already written: its point alone (a move, most often).
+        let isRelative = settings.placement.isRelative
+        if parts.contains(.placement), s.reals[r].isRelative == isRelative {
+            parts.remove(.placement)
+            parts.insert(.position)
+        }
         do {
             try settings.write(parts, to: source, held) { try sends(&s, for: $0, in: source.context) }
+            if parts.contains(.placement) { s.reals[r].isRelative = isRelative }
         } catch {
             s.errors.append(error)
+            s.reals[r].isRelative = nil
         }
         if parts.contains(.gain) { s.reals[r].gain = settings.gain }
     }

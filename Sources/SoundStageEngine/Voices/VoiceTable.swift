@@ -107,7 +107,9 @@ struct VoiceTable {
     private(set) var tier: [UInt64] = []
     private(set) var distance: [VoiceDistance] = []
     /// What the tick's bound under the default distance model reads instead of the gain and
-    /// distance lanes (``DistanceLaw/InverseClamped/reach(gain:distance:)``).
+    /// distance lanes (``DistanceLaw/InverseClamped/reach(gain:distance:)``), in columns of
+    /// four voices: `reach[4 g + k]` holds part `k` of voices `4 g` to `4 g + 3`, so that the
+    /// tick loads one part of four voices at once (``ReachLanes``). Written with ``setReach(_:_:)``.
     private(set) var reach: [SIMD4<Float>] = []
     var pitch: [Float] = []
     var generation: [UInt32] = []
@@ -142,7 +144,9 @@ struct VoiceTable {
         gain.append(contentsOf: repeatElement(1, count: n))
         tier.append(contentsOf: repeatElement(Audibility.rank(priority: 128, audibility: 0, pinned: false), count: n))
         distance.append(contentsOf: repeatElement(VoiceDistance(), count: n))
-        reach.append(contentsOf: repeatElement(DistanceLaw.InverseClamped.reach(gain: 1, distance: VoiceDistance()), count: n))
+        // In columns: slot 4 g + k holds part k of four voices (the block is a multiple of four).
+        let reachOfNone = DistanceLaw.InverseClamped.reach(gain: 1, distance: VoiceDistance())
+        for k in 0..<n { reach.append(SIMD4(repeating: reachOfNone[k & 3])) }
         pitch.append(contentsOf: repeatElement(1, count: n))
         generation.append(contentsOf: repeatElement(0, count: n))
         priority.append(contentsOf: repeatElement(128, count: n))
@@ -171,13 +175,19 @@ struct VoiceTable {
         gain[i] = slot.volume * slot.directGain
         tier[i] = Audibility.rank(priority: slot.priority, audibility: 0, pinned: slot.isPinned)
         distance[i] = slot.distance
-        reach[i] = DistanceLaw.InverseClamped.reach(gain: slot.volume * slot.directGain, distance: slot.distance)
+        setReach(i, DistanceLaw.InverseClamped.reach(gain: slot.volume * slot.directGain, distance: slot.distance))
         pitch[i] = slot.pitch
         generation[i] = slot.generation
         priority[i] = slot.priority
     }
 
     func isLive(_ i: Int) -> Bool { flags[i].contains(.live) }
+
+    /// Writes voice `i`'s four parts of ``reach``, each in its column.
+    private mutating func setReach(_ i: Int, _ parts: SIMD4<Float>) {
+        let first = i & ~3, lane = i & 3
+        for k in 0..<4 { reach[first + k][lane] = parts[k] }
+    }
 
     /// Voice `i`'s playhead at pool clock frame `clock`.
     func playhead(_ i: Int, at clock: Int) -> Int64 {
@@ -286,8 +296,21 @@ struct TickLanes {
 /// rest of ``TickLanes``: a loop that holds these two in registers need not read them again
 /// after each write to the table.
 struct ReachLanes {
+    /// ``VoiceTable/reach``, in columns of four voices.
     let reach: UnsafeBufferPointer<SIMD4<Float>>
     let position: UnsafeBufferPointer<SIMD4<Float>>
+
+    /// Part `k` of voice `i`'s reach (``DistanceLaw/InverseClamped/reach(gain:distance:)``).
+    @inline(__always)
+    func reach(_ k: Int, of i: Int) -> Float {
+        UnsafeRawPointer(reach.baseAddress.unsafelyUnwrapped).load(fromByteOffset: ((i & ~3) &+ k) &* 16 &+ (i & 3) &* 4, as: Float.self)
+    }
+
+    /// Part `k` of the reach of voices `i` to `i + 3`, `i` a multiple of four: one column.
+    @inline(__always)
+    func reachOfFour(_ k: Int, from i: Int) -> SIMD4<Float> {
+        reach.baseAddress.unsafelyUnwrapped[i &+ k]
+    }
 }
 
 extension VoiceTable {
