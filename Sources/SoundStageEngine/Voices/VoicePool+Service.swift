@@ -66,8 +66,7 @@ extension VoicePool {
         s.rankInputsChanged = false
         var top = TopRanks(capacity: voiceCapacity(s))
         var ranking = Ranking()
-        let reals = s.reals.map(\.slot)
-        gains.withUnsafeBufferPointer { gains in busStates.withUnsafeBufferPointer { busStates in reals.withUnsafeBufferPointer { reals in
+        gains.withUnsafeBufferPointer { gains in busStates.withUnsafeBufferPointer { busStates in s.reals.withUnsafeBufferPointer { reals in
                 let inputs = RankInputs(gains: gains, buses: busStates, reals: reals, elapsed: elapsed, now: Int64(s.clockFrame),
                                         listener: listener, floor: floor, everyone: everyone)
                 s.slots.withTickLanes { v in
@@ -108,8 +107,8 @@ extension VoicePool {
     private struct RankInputs {
         /// Per bus: its gain, and what its voices do (``BusBits``).
         let gains: UnsafeBufferPointer<Float>, buses: UnsafeBufferPointer<BusBits>
-        /// The slots of the real voices, ranked first.
-        let reals: UnsafeBufferPointer<Int32>
+        /// The real voices, ranked first.
+        let reals: UnsafeBufferPointer<RealVoice>
         /// Output frames since the last tick.
         let elapsed: Int64
         /// The pool's clock at this tick.
@@ -186,9 +185,15 @@ extension VoicePool {
         // the most audible, they raise the floor at once, and far more of the others are
         // skipped, four at a time, than if the floor rose as the slots come. (Which voices are
         // kept does not hang on the order: ties go to the lower slot whatever comes first.)
-        for slot in inputs.reals where v.flags[Int(slot)].contains(.real) { rankInFull(Int(slot)) }
+        for real in inputs.reals where v.flags[Int(real.slot)].contains(.real) { rankInFull(Int(real.slot)) }
         var next = 0
         while next < v.count {
+            // Any other voice is worked out here, with no call (the real ones were ranked first).
+            if !isPlain(v.flags[next], bus: v.bus[next], buses, plain: plain, plainLooks: plainLooks) {
+                if !v.flags[next].contains(.real) { rankInFull(next) }
+                next += 1
+                continue
+            }
             // The plain voices that cannot reach a source (most of a crowded pool) go by in a
             // loop of their own, which keeps its values in registers; it stops at the first
             // voice that needs more.
@@ -211,6 +216,14 @@ extension VoicePool {
                 if !v.flags[i].contains(.real) { rankInFull(i) }
             }
         }
+    }
+
+    /// Whether a voice with `flags` on `bus` is plain (`plain` when its flags are masked with
+    /// `plainLooks`), on a bus that plays.
+    @inline(__always)
+    private static func isPlain(_ flags: VoiceFlags, bus: Int32, _ buses: UnsafeBufferPointer<BusBits>, plain: VoiceFlags,
+                                plainLooks: VoiceFlags) -> Bool {
+        flags.intersection(plainLooks) == plain && buses[Int(bus)].isEmpty
     }
 
     /// What ``skipPlain(_:from:_:_:_:plain:plainLooks:_:)`` stopped at.
@@ -249,9 +262,8 @@ extension VoicePool {
             let last = min((i | 3) &+ 1, count)
             while i < last {
                 let flags = flagLane[i]
-                guard flags.intersection(plainLooks) == plain else { return (i, .other) }
+                guard isPlain(flags, bus: busLane[i], buses, plain: plain, plainLooks: plainLooks) else { return (i, .other) }
                 let bus = Int(busLane[i])
-                guard buses[bus].isEmpty else { return (i, .other) }
                 if !flags.contains(.endless), end[i] <= now { return (i, .ended) }
                 // Not pinned: its tier is its priority.
                 let tier = UInt64(priority[i]) << 32
