@@ -89,7 +89,10 @@ extension DistanceLaw.InverseClamped {
         if tier != floor.tier { return tier < floor.tier }
         guard flags.contains(.positioned) else { return false }
         let t = v.reach(0, of: i) * (busGain * floor.scale) + v.reach(1, of: i)
-        if t < v.reach(2, of: i) { return true }
+        // Under the reference by more than the margin: the margin is on the whole `t` here, as
+        // in the first term alone it is lost in rounding when the rolloff is large (a voice
+        // tied with the least kept, of a lower slot, must not be skipped).
+        if t * DistanceLaw.margin < v.reach(2, of: i) { return true }
         guard t < v.reach(3, of: i) else { return false }
         let p = v.position[i]
         let l = flags.contains(.relative) ? SIMD3<Float>.zero : listener.position

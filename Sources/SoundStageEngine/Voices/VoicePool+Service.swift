@@ -84,6 +84,9 @@ extension VoicePool {
                 }
         } } }
         ranking.chosen = top.slots
+        // In slot order, as one pass over the slots found them (the real ones came first):
+        // their `.culled` ends are posted in that order.
+        ranking.stopping.sort()
         s.weakestRealFound = nil   // the real voices' ranks moved
         return ranking
     }
@@ -139,7 +142,8 @@ extension VoicePool {
                                      .stopsWhenVirtual, .needsRank]
         let plain: VoiceFlags = inputs.everyone ? [.live, .positioned] : [.live, .positioned, .needsRank]
         let plainLooks = inputs.everyone ? plainMask.subtracting(.needsRank) : plainMask
-        // Any voice but a plain one that cannot reach a source (`skipPlain`'s), worked out in full.
+        // A voice worked out in full: a real one, one that is not plain, one on a bus that
+        // waits or is muted (what `skipPlain` does not skip or stop at).
         func rankInFull(_ i: Int) {
             let flags = v.flags[i]
             guard flags.contains(.live) else { return }
@@ -185,7 +189,10 @@ extension VoicePool {
         // the most audible, they raise the floor at once, and far more of the others are
         // skipped, four at a time, than if the floor rose as the slots come. (Which voices are
         // kept does not hang on the order: ties go to the lower slot whatever comes first.)
-        for real in inputs.reals where v.flags[Int(real.slot)].contains(.real) { rankInFull(Int(real.slot)) }
+        for r in inputs.reals.indices {
+            let i = Int(inputs.reals[r].slot)
+            if v.flags[i].contains(.real) { rankInFull(i) }
+        }
         var next = 0
         while next < v.count {
             // Any other voice is worked out here, with no call (the real ones were ranked first).

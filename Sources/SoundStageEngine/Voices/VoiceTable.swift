@@ -144,7 +144,8 @@ struct VoiceTable {
         gain.append(contentsOf: repeatElement(1, count: n))
         tier.append(contentsOf: repeatElement(Audibility.rank(priority: 128, audibility: 0, pinned: false), count: n))
         distance.append(contentsOf: repeatElement(VoiceDistance(), count: n))
-        // In columns: slot 4 g + k holds part k of four voices (the block is a multiple of four).
+        // In columns: slot 4 g + k holds part k of four voices.
+        precondition(n & 3 == 0 && reach.count & 3 == 0, "the reach lane grows by whole columns of four voices")
         let reachOfNone = DistanceLaw.InverseClamped.reach(gain: 1, distance: VoiceDistance())
         for k in 0..<n { reach.append(SIMD4(repeating: reachOfNone[k & 3])) }
         pitch.append(contentsOf: repeatElement(1, count: n))
@@ -155,9 +156,10 @@ struct VoiceTable {
 
     /// Voice `i` as a whole.
     func row(_ i: Int) -> VoiceSlot {
-        VoiceSlot(flags: flags[i], bus: bus[i], real: real[i],
-                  position: SIMD3(position[i].x, position[i].y, position[i].z), rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i],
-                  pitch: pitch[i], generation: generation[i], priority: priority[i])
+        let p = position[i]
+        return VoiceSlot(flags: flags[i], bus: bus[i], real: real[i], position: SIMD3(p.x, p.y, p.z), rank: rank[i],
+                         volume: volume[i], directGain: directGain[i], distance: distance[i], pitch: pitch[i],
+                         generation: generation[i], priority: priority[i])
     }
 
     /// Writes voice `i` as a whole (its details aside).

@@ -52,6 +52,33 @@ extension VoiceTests {
         }
     }
 
+    @Test("a real voice moved into the world after playing at the listener is heard where the world puts it, and back at the listener: its source's relative flag is written again")
+    func movedBetweenSpaces() throws {
+        // A move within a voice's space writes its source's position alone; a move out of it
+        // writes the space too. Turned around, the world's -x is on the listener's right and
+        // the listener's own -x on its left: a source left relative would be heard on the left.
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let tone = try EngineRig.sine(engine, amplitude: 0.2)
+        try engine.listener.setPose(position: .zero, yaw: .pi)
+        let voice = try engine.play(tone, loops: -1)   // at the listener, in its space
+        _ = try engine.render(frames: 2_400)
+        func heardOnTheRight() throws -> Double {
+            _ = try engine.render(frames: 2_400)   // the pan's smoothing
+            let heard = try engine.render(frames: 4_800)
+            return Measure.dB(heard, channel: 1) - Measure.dB(heard, channel: 0)
+        }
+        engine.moveVoices { positions in positions.move(voice, to: [-3, 0, 0]) }   // into the world
+        let right = try heardOnTheRight()
+        #expect(voice.isReal && right > 6, "in the world: right louder by \(right) dB")
+        try voice.setPosition(nil)   // back at the listener
+        let centred = try heardOnTheRight()
+        #expect(abs(centred) < 1, "at the listener: right minus left \(centred) dB")
+        engine.moveVoices { positions in positions.move(voice, to: [-3, 0, 0]) }   // into the world again
+        let again = try heardOnTheRight()
+        #expect(again > 6, "in the world again: right louder by \(again) dB")
+    }
+
     @Test("a voice moved in place to the left is heard on the left: its source follows when the body returns")
     func movedInPlaceIsHeard() throws {
         let engine = try EngineRig.offline()

@@ -177,6 +177,35 @@ struct VoiceRankingTests {
         }
     }
 
+    @Test("a virtual voice tied with a real one of a higher slot takes its source, whatever the rolloff: ties go to the lower slot")
+    func tieGoesToTheLowerSlot() throws {
+        // Inside its reference distance a voice is heard at its volume: two voices of one
+        // volume there are tied. The real one is ranked first at a tick, and the bound that
+        // skips a voice sure to rank below it must not skip the tied one of the lower slot. Its
+        // slack over the reference shrinks as 1 / rolloff: the last three cases (reference,
+        // volume, rolloff) are ones where, in Float, it is lost in rounding.
+        let cases: [(reference: Float, volume: Float, rolloff: Float)] = [
+            (2, 0.7, 1), (2, 0.7, 50_000), (3.634727, 0.21680348, 18_397.482), (0.45609087, 0.75763953, 21_561.918),
+            (3.1416812, 0.84923685, 22_723.695),
+        ]
+        for (reference, volume, rolloff) in cases {
+            let engine = try EngineRig.offline()
+            defer { engine.shutdown() }
+            try engine.configureVoices(VoiceConfiguration(realVoices: 1, maxVoices: 16))
+            let tone = try EngineRig.sine(engine, amplitude: 0.1)
+            let options = VoiceOptions(referenceDistance: reference, rolloffFactor: rolloff)
+            // The lower slot first, far off; a voice inside its reference then takes the source.
+            let low = try engine.play(tone, at: [0, 0, -50], volume: volume, loops: -1, options: options)
+            let high = try engine.play(tone, at: [0, 0, -0.1], volume: volume, loops: -1, options: options)
+            _ = try engine.render(frames: 480)
+            #expect(high.isReal && !low.isReal, "rolloff \(rolloff): the near voice takes the source")
+            // The lower slot comes inside its reference too: tied, it takes the source.
+            engine.moveVoices { positions in positions.move(low, to: [0, 0, 0.1]) }
+            _ = try engine.render(frames: 480)
+            #expect(low.isReal && !high.isReal, "reference \(reference), volume \(volume), rolloff \(rolloff): the tied voice of the lower slot is real")
+        }
+    }
+
     @Test("ducking lowers voices on the target bus by the rule's depth while an audible line plays on the trigger")
     func duckingUnderAudibleLine() throws {
         let engine = try EngineRig.offline()
