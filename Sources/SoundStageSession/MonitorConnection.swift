@@ -73,6 +73,10 @@ struct MonitorConnection {
     var cookie: UInt32?
     /// Other applications' streams lowered for the session (nil: it does not duck).
     var ducking: StreamDucking?
+    /// The give-back of what processes that died left lowered, started when the monitor
+    /// connected before the session ducked: ducking waits for it, or the give-back would land
+    /// after the lowering and undo it.
+    var deadGiveBack: Countdown?
     var defaultSink: String?
     var sinks: [UInt32: SoundServerMonitor.Sink] = [:]
     var inputs: [UInt32: SinkInput] = [:]

@@ -27,7 +27,20 @@ extension MonitorSession {
         guard libpulse.threaded_mainloop_in_thread(loop.raw) == 0 else { return false }
         return lifecycle.withLock { freed in
             guard !freed else { return false }
-            libpulse.threaded_mainloop_lock(loop.raw)
+            // What a process that died left lowered, given back since the monitor connected, is
+            // done first, so that the streams are lowered from their own volumes, once. Waited
+            // for without the mainloop lock (its answers need it); a connection made meanwhile
+            // may start another, hence the check again under the lock.
+            let deadline = ContinuousClock.now + .seconds(2)
+            while true {
+                if let giveBack = state.withLock({ $0.deadGiveBack }) { _ = giveBack.wait(timeout: deadline - ContinuousClock.now) }
+                libpulse.threaded_mainloop_lock(loop.raw)
+                guard state.withLock({ $0.deadGiveBack?.isDone ?? true }) || ContinuousClock.now >= deadline else {
+                    libpulse.threaded_mainloop_unlock(loop.raw)
+                    continue
+                }
+                break
+            }
             defer { libpulse.threaded_mainloop_unlock(loop.raw) }
             let factor = libpulse.sw_volume_from_dB(-depth)
             let context = state.withLock { s -> PulseHandle? in
@@ -116,12 +129,15 @@ extension MonitorSession {
         }
         guard let record, let (address, cookie) = state.withLock({ s in s.address.flatMap { a in s.cookie.map { (a, $0) } } })
         else { return }
+        // Counted, for a ducking that starts meanwhile to wait for (``startDucking(depth:)``).
+        let done = Countdown()
+        state.withLock { $0.deadGiveBack = done }
         for other in OtherDuckingRecord.all(in: record.folder, except: record.file) where !other.isAlive {
             switch other.record.server(address: address, cookie: cookie) {
             case .same:
-                giveBack(other.record.streams, on: context, done: nil)
+                giveBack(other.record.streams, on: context, done: done)
             case .restarted:
-                giveBack(other.record.streams.map { var s = $0; s.index = DuckedStream.gone; return s }, on: context, done: nil)
+                giveBack(other.record.streams.map { var s = $0; s.index = DuckedStream.gone; return s }, on: context, done: done)
             case .other:
                 other.release()   // another server's (a container's, a test's): for a session that reaches it
                 continue
@@ -193,6 +209,9 @@ extension MonitorSession {
                 if DuckedStream.same(now, job.stream.lowered) || (!job.stream.confirmed && DuckedStream.same(now, job.stream.original)) {
                     job.session.setVolume(job.stream.original, of: job.stream.index, on: context, done: job.done,
                                           application: job.stream.application ?? "stream \(job.stream.index)")
+                    // Taken as set: a ducking that starts before the server's event lowers it
+                    // from this volume, not from the one it replaces.
+                    job.session.state.withLock { s in s.inputs[job.stream.index]?.volume = job.stream.original }
                 }
             }, job), job)
         }
@@ -336,6 +355,8 @@ final class Countdown: Sendable {
     func add() { box.withLock { $0.pending += 1 } }
     func finish() { box.withLock { $0.pending -= 1 } }
     func note(restored name: String) { box.withLock { $0.restored.append(name) } }
+    /// Whether every answer came.
+    var isDone: Bool { box.withLock { $0.pending == 0 } }
     var restored: [String] { box.withLock { $0.restored } }
     /// Waits until every answer came, up to `timeout`; whether they all did.
     func wait(timeout: Duration) -> Bool {
