@@ -62,11 +62,7 @@ struct VoiceRankingTests {
         let count = 2_000, real = 16
         try engine.configureVoices(VoiceConfiguration(realVoices: real, maxVoices: count))
         let tone = try EngineRig.sine(engine, amplitude: 0.1, seconds: 0.5)
-        var seed: UInt32 = 7
-        func uniform(_ range: ClosedRange<Float>) -> Float {
-            seed = seed &* 1_103_515_245 &+ 12_345
-            return range.lowerBound + (range.upperBound - range.lowerBound) * Float(seed >> 8) / Float(1 << 24)
-        }
+        var uniform = SeededUniform(seed: 7)
         struct Expected { let voice: Voice; let position: SIMD3<Float>; let volume: Float; let options: VoiceOptions; let priority: Int }
         var all: [Expected] = []
         for k in 0..<count {
@@ -118,11 +114,7 @@ struct VoiceRankingTests {
         let tone = try EngineRig.sine(engine, amplitude: 0.1, seconds: 0.5)
         let quiet = try engine.makeBus(named: "quiet")
         try quiet.setVolume(0.5)
-        var seed: UInt32 = 11
-        func uniform(_ range: ClosedRange<Float>) -> Float {
-            seed = seed &* 1_103_515_245 &+ 12_345
-            return range.lowerBound + (range.upperBound - range.lowerBound) * Float(seed >> 8) / Float(1 << 24)
-        }
+        var uniform = SeededUniform(seed: 11)
         struct Expected {
             let voice: Voice; var position: SIMD3<Float>; let volume: Float; let onQuiet: Bool; let options: VoiceOptions; let priority: Int
         }
@@ -229,5 +221,15 @@ struct VoiceRankingTests {
         #expect(abs(d - b + 12) < 0.5, "the music under the line: \(b) -> \(d) dB")
         #expect(abs(a - b) < 0.5, "back after the release: \(a) dB")
         #expect(toneDB(during, frequency: 2_000, sampleRate: rate) > toneDB(during, frequency: 500, sampleRate: rate), "the line is heard over it")
+    }
+}
+
+/// The same numbers every run, in a range: a linear congruential generator, the test's own.
+private struct SeededUniform {
+    var seed: UInt32
+
+    mutating func callAsFunction(_ range: ClosedRange<Float>) -> Float {
+        seed = seed &* 1_103_515_245 &+ 12_345
+        return range.lowerBound + (range.upperBound - range.lowerBound) * Float(seed >> 8) / Float(1 << 24)
     }
 }
