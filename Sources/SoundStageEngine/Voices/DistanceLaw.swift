@@ -105,12 +105,23 @@ extension DistanceLaw.InverseClamped {
     /// positions read as rows and turned into columns.
     @inline(__always)
     static func cannotReachFour(_ v: ReachLanes, _ i: Int, busGain: Float, floor: RankFloor, listener: ListenerSnapshot) -> Bool {
-        let t = v.reachOfFour(0, from: i) * (busGain * floor.scale) + v.reachOfFour(1, from: i)
+        let scale = busGain * floor.scale
         let l = SIMD4(listener.position, 0)
         let q0 = l - v.position[i], q1 = l - v.position[i &+ 1], q2 = l - v.position[i &+ 2], q3 = l - v.position[i &+ 3]
         let s0 = q0 * q0, s1 = q1 * q1, s2 = q2 * q2, s3 = q3 * q3
         // Summed in the single voice's order: x, then y, then z.
         let squared = SIMD4(s0.x, s1.x, s2.x, s3.x) + SIMD4(s0.y, s1.y, s2.y, s3.y) + SIMD4(s0.z, s1.z, s2.z, s3.z)
+        // All four beyond the farthest any voice reaches (``ReachBound``), with that under every
+        // voice's maximum: none reaches, and their own reach is not read. (`scale` is never
+        // negative: bus volumes are in 0...1, and OpenAL takes no negative listener gain.) A
+        // NaN or infinite bound (the floor open, a voice the bound does not hold for) skips
+        // none here.
+        let farthest = v.bound.farthest(scale)
+        if farthest < v.bound.maximum,
+           SIMD4<Int32>.zero.replacing(with: 1, where: squared .> SIMD4(repeating: farthest * farthest * DistanceLaw.margin)) == SIMD4(repeating: 1) {
+            return true
+        }
+        let t = v.reachOfFour(0, from: i) * scale + v.reachOfFour(1, from: i)
         // Only the far side of the bound: a voice whose `t` is under its reference (skipped
         // alone for that) takes the four to the one-at-a-time path. A NaN `t` is skipped by
         // neither.

@@ -15,13 +15,15 @@ struct TickLanes {
     let gain: UnsafeBufferPointer<Float>
     let distance: UnsafeBufferPointer<VoiceDistance>
     let reach: UnsafeBufferPointer<SIMD4<Float>>
+    /// What no live voice's reach passes (``VoiceTable/reachBound``).
+    let reachBound: ReachBound
     let tier: UnsafeBufferPointer<UInt64>
     /// The tier of a voice that is not pinned, in one byte (``tier`` is eight).
     let priority: UnsafeBufferPointer<UInt8>
     let details: UnsafeBufferPointer<VoiceDetails>
 
     /// The lanes a distance law's bound reads.
-    var reachLanes: ReachLanes { ReachLanes(reach: reach, position: position) }
+    var reachLanes: ReachLanes { ReachLanes(reach: reach, bound: reachBound, position: position) }
 
     /// Voice `i`'s position, in three lanes.
     @inline(__always)
@@ -45,6 +47,8 @@ struct TickLanes {
 struct ReachLanes {
     /// ``VoiceTable/reach``, in columns of four voices.
     let reach: UnsafeBufferPointer<SIMD4<Float>>
+    /// What no live voice's reach passes.
+    let bound: ReachBound
     let position: UnsafeBufferPointer<SIMD4<Float>>
 
     /// Part `k` of voice `i`'s reach (``DistanceLaw/InverseClamped/reach(gain:distance:)``).
@@ -58,4 +62,36 @@ struct ReachLanes {
     func reachOfFour(_ k: Int, from i: Int) -> SIMD4<Float> {
         reach.baseAddress.unsafelyUnwrapped[i &+ k]
     }
+}
+
+/// What no live voice's ``VoiceTable/reach`` passes: the greatest of their first two parts,
+/// and the least of their maximum distances. A voice's bound under the default model is
+/// `t = reach0 s + reach1` (`s` its bus's gain over the least kept audibility, the same for
+/// every voice on the bus), so `farthest(s)` is at least any voice's `t` (Float rounding is
+/// monotonic: the greater parts give the greater or equal result). Four voices on one bus
+/// beyond it, with it under the least maximum, cannot reach a source, and none of their own
+/// reach is read (``DistanceLaw/InverseClamped/cannotReachFour(_:_:busGain:floor:listener:)``).
+///
+/// It takes in each reach written (``VoiceTable/setRow(_:_:)``), and is worked out again
+/// from the live voices alone every ``VoiceTable/reachBoundTicks`` ticks, so that a loud
+/// voice that ended stops widening it.
+struct ReachBound: Equatable {
+    /// The greatest first part, `ref g / r`.
+    private(set) var gain: Float = 0
+    /// The greatest second part, `ref (r - 1) / r`.
+    private(set) var offset: Float = -.infinity
+    /// The least maximum distance.
+    private(set) var maximum: Float = .infinity
+
+    /// Takes in one voice's reach.
+    mutating func include(_ parts: SIMD4<Float>) {
+        gain = Swift.max(gain, parts[0])
+        offset = Swift.max(offset, parts[1])
+        maximum = Swift.min(maximum, parts[3])
+    }
+
+    /// The farthest any voice could be heard at, its bus's gain times the floor's scale
+    /// `scale`: the bound's `t` with the greatest parts, the same arithmetic in the same order.
+    @inline(__always)
+    func farthest(_ scale: Float) -> Float { gain * scale + offset }
 }

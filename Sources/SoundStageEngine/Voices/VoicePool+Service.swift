@@ -66,6 +66,7 @@ extension VoicePool {
         s.rankInputsChanged = false
         var top = TopRanks(capacity: voiceCapacity(s))
         var ranking = Ranking()
+        s.slots.ageReachBound()
         gains.withUnsafeBufferPointer { gains in busStates.withUnsafeBufferPointer { busStates in s.reals.withUnsafeBufferPointer { reals in
                 let inputs = RankInputs(gains: gains, buses: busStates, reals: reals, elapsed: elapsed, now: Int64(s.clockFrame),
                                         listener: listener, floor: floor, everyone: everyone)

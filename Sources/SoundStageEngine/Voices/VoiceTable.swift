@@ -111,6 +111,11 @@ struct VoiceTable {
     /// four voices: `reach[4 g + k]` holds part `k` of voices `4 g` to `4 g + 3`, so that the
     /// tick loads one part of four voices at once (``ReachLanes``). Written with ``setReach(_:_:)``.
     private(set) var reach: [SIMD4<Float>] = []
+    /// What no live voice's reach passes (it may pass more: it takes in every reach written,
+    /// and is worked out again from the live voices every ``reachBoundTicks`` ticks).
+    private(set) var reachBound = ReachBound()
+    /// Ticks since ``reachBound`` was worked out from the live voices.
+    private var reachBoundAge = 0
     var pitch: [Float] = []
     var generation: [UInt32] = []
     private(set) var priority: [UInt8] = []
@@ -189,6 +194,25 @@ struct VoiceTable {
     private mutating func setReach(_ i: Int, _ parts: SIMD4<Float>) {
         let first = i & ~3, lane = i & 3
         for k in 0..<4 { reach[first + k][lane] = parts[k] }
+        reachBound.include(parts)
+    }
+
+    /// How many ticks ``reachBound`` may take in the reach of voices that ended, at most
+    /// (about 5 s at the default tick) before it is worked out from the live voices again.
+    static let reachBoundTicks = 256
+
+    /// Counts a tick; every ``reachBoundTicks`` ticks, works ``reachBound`` out again from the
+    /// live voices alone.
+    mutating func ageReachBound() {
+        reachBoundAge += 1
+        guard reachBoundAge >= Self.reachBoundTicks else { return }
+        reachBoundAge = 0
+        var bound = ReachBound()
+        for i in indices where flags[i].contains(.live) {
+            let first = i & ~3, lane = i & 3
+            bound.include(SIMD4(reach[first][lane], reach[first + 1][lane], reach[first + 2][lane], reach[first + 3][lane]))
+        }
+        reachBound = bound
     }
 
     /// Voice `i`'s playhead at pool clock frame `clock`.
@@ -259,7 +283,7 @@ struct VoiceTable {
 extension VoiceTable {
     /// Runs `body` with the tick's lanes.
     mutating func withTickLanes<R>(_ body: (TickLanes) -> R) -> R {
-        let count = self.count
+        let count = self.count, reachBound = self.reachBound
         return flags.withUnsafeMutableBufferPointer { flags in
             origin.withUnsafeMutableBufferPointer { origin in
                 end.withUnsafeMutableBufferPointer { end in
@@ -275,8 +299,8 @@ extension VoiceTable {
                                                         details.withUnsafeBufferPointer { details in
                                                             body(TickLanes(count: count, flags: flags, origin: origin, end: end, rank: rank,
                                                                            bus: bus, increment: increment, position: position, gain: gain,
-                                                                           distance: distance, reach: reach, tier: tier, priority: priority,
-                                                                           details: details))
+                                                                           distance: distance, reach: reach, reachBound: reachBound, tier: tier,
+                                                                           priority: priority, details: details))
                                                         }
                                                     }
                                                 }

@@ -1,5 +1,6 @@
 import Foundation
 import SoundStage
+@testable import SoundStageEngine
 import Testing
 import SoundStageTestSupport
 
@@ -167,6 +168,76 @@ struct VoiceRankingTests {
             let got = Set(all.map(\.voice).filter(\.isReal))
             #expect(got == expected, "round \(round): \(got.subtracting(expected).count) real that should not be, \(expected.subtracting(got).count) missing")
         }
+    }
+
+    @Test("voices past the farthest any voice reaches are skipped four at a time, and that bound is worked out again from the live voices alone: real as OpenAL's formula says for 300 ticks, as quiet voices end and far-carrying ones stop")
+    func farthestReachMatchesTheFormula() throws {
+        // The tick skips four voices at once, their own reach unread, when all four are past
+        // the farthest any live voice could be heard from (`ReachBound`), and that is under
+        // every voice's maximum distance. Voices that carry far (a maximum just past their
+        // reference: heard from anywhere) keep it off until they stop and the bound is worked
+        // out again (every 256 ticks); quiet voices that end must not leave it too short.
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let crowd = 1_000, real = 16
+        try engine.configureVoices(VoiceConfiguration(realVoices: real, maxVoices: crowd + 64))
+        let tone = try EngineRig.sine(engine, amplitude: 0.1, seconds: 0.5)
+        var uniform = SeededUniform(seed: 23)
+        struct Expected {
+            let voice: Voice; var position: SIMD3<Float>; let volume: Float; let options: VoiceOptions
+        }
+        var all: [Expected] = []
+        func play(_ position: SIMD3<Float>, volume: Float, _ options: VoiceOptions, loops: Int = -1) throws {
+            let voice = try engine.play(tone, at: position, volume: volume, loops: loops, options: options)
+            all.append(Expected(voice: voice, position: position, volume: volume, options: options))
+        }
+        for _ in 0..<crowd {
+            let options = VoiceOptions(referenceDistance: uniform(0.25...4), rolloffFactor: uniform(0.5...3))
+            try play([uniform(-60...60), uniform(-2...2), uniform(-60...60)], volume: uniform(0.05...1), options)
+        }
+        // Quiet, near the listener, played once: they end after 0.5 s.
+        for _ in 0..<40 {
+            try play([uniform(-3...3), 0, uniform(-3...3)], volume: 0.001, VoiceOptions(referenceDistance: 0.25), loops: 0)
+        }
+        // Far off, but heard from anywhere, about as loud as the least of the real ones: in
+        // and out of the real ones until they stop at round 100.
+        var carrying: [Voice] = []
+        for _ in 0..<4 {
+            let reference = uniform(1...2)
+            try play([uniform(50...60), 0, uniform(50...60)], volume: uniform(0.2...0.4),
+                     VoiceOptions(referenceDistance: reference, maxDistance: reference + 1))
+            carrying.append(all[all.count - 1].voice)
+        }
+        let listener = SIMD3<Float>(-2, 1, 3)
+        try engine.listener.set(.position, to: listener)
+        // OpenAL's inverse clamped distance gain, as the test computes it (not the engine's code).
+        func audibility(_ e: Expected) -> Float {
+            let q = listener - e.position
+            let ref = e.options.referenceDistance, rolloff = e.options.rolloffFactor
+            let d = min(max((q * q).sum().squareRoot(), ref), e.options.maxDistance)
+            return min(1, e.volume * ref / (ref + rolloff * (d - ref)))
+        }
+        for round in 0..<300 {
+            if round == 100 { for voice in carrying { voice.stop() } }
+            var steps: [SIMD3<Float>] = []
+            for _ in all.indices { steps.append([uniform(-4...4), 0, uniform(-4...4)]) }
+            engine.moveVoices { positions in
+                for (e, step) in zip(all, steps) { positions.move(e.voice, by: step) }
+            }
+            for k in all.indices { all[k].position += steps[k] }
+            _ = try engine.render(frames: 480)
+            let playing = all.filter { $0.voice.isValid }
+            let expected = Set(playing.sorted { audibility($0) > audibility($1) }.prefix(real).map(\.voice))
+            let got = Set(playing.map(\.voice).filter(\.isReal))
+            #expect(got == expected, "round \(round): \(got.subtracting(expected).count) real that should not be, \(expected.subtracting(got).count) missing")
+        }
+        #expect(all.filter { $0.voice.isValid }.count == crowd, "the quiet voices ended, the carrying ones stopped")
+        // Worked out again from the live voices alone: the greatest `ref g / r` of the crowd,
+        // and no maximum distance short of the crowd's.
+        let bound = engine.voices.state.withLockedValue { $0.slots.reachBound }
+        let loudest = all.filter { $0.voice.isValid }.map { $0.options.referenceDistance * $0.volume / $0.options.rolloffFactor }.max()
+        #expect(bound.gain == loudest)
+        #expect(bound.maximum == VoiceOptions().maxDistance)
     }
 
     @Test("a virtual voice tied with a real one of a higher slot takes its source, whatever the rolloff: ties go to the lower slot")
