@@ -44,6 +44,11 @@ struct TopRanks: ~Copyable {
     /// no longer get in.
     private(set) var least: UInt64?
 
+    /// Whether the entries are a min-heap: they are made one at the first offer past
+    /// capacity, not when the last place is taken, so a tick whose voices all fit (a full
+    /// pool of real voices) never orders them.
+    private var isHeap = false
+
     @inline(__always)
     mutating func offer(_ rank: UInt64, slot: Int32) {
         guard capacity > 0 else { return }
@@ -51,12 +56,13 @@ struct TopRanks: ~Copyable {
             ranks[count] = rank
             indices[count] = slot
             count += 1
-            if count == capacity {
-                // Full: a heap from now on (until then, one append each).
-                for p in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(p) }
-                least = ranks[0]
-            }
+            // Full: the least is known from now on (until then, one append each).
+            if count == capacity { least = UnsafeBufferPointer(start: ranks, count: count).min() }
             return
+        }
+        if !isHeap {
+            for p in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(p) }
+            isHeap = true
         }
         // Full: the newcomer must beat the smallest kept.
         guard ranks[0] < rank || (ranks[0] == rank && indices[0] > slot) else { return }
