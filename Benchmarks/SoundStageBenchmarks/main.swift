@@ -350,6 +350,7 @@ func swiftPoolMix(real: Int, frames: Int) throws -> Double {
 // MARK: - Callgrind workloads: small, fixed, one process each.
 
 if let workload = option("--workload") {
+    let tickVoices = Int(option("--voices") ?? "") ?? 10_000, ticks = Int(option("--ticks") ?? "") ?? 20
     switch workload {
     case "setters-swift": _ = try swiftSetters(count: 256, frames: 200)
     case "setters-batch-swift": _ = try swiftSetters(count: 256, frames: 200, batched: true)
@@ -386,11 +387,11 @@ if let workload = option("--workload") {
         for i in 0..<(Int(option("--writes") ?? "") ?? 100_000) { try player.setVolume(i & 1 == 1 ? 0.25 : 0.5) }
         engine.shutdown()
     case "volume-c": _ = cbase_volume_writes(Int32(option("--writes") ?? "") ?? 100_000)
-    // 10,000 voices played, then 20 ticks (`--ticks N`: the tick's own count is the
-    // difference between two counts).
-    case "voices-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: Int(option("--ticks") ?? "") ?? 20)
-    case "voices-inplace-swift": _ = try swiftVoiceTick(voices: 10_000, real: 64, ticks: Int(option("--ticks") ?? "") ?? 20, inPlace: true)
-    case "voices-c": _ = cbase_voice_tick(10_000, 64, Int32(option("--ticks") ?? "") ?? 20)
+    // 10,000 voices played (`--voices N`), then 20 ticks (`--ticks N`: the tick's own count
+    // is the difference between two counts).
+    case "voices-swift": _ = try swiftVoiceTick(voices: tickVoices, real: 64, ticks: ticks)
+    case "voices-inplace-swift": _ = try swiftVoiceTick(voices: tickVoices, real: 64, ticks: ticks, inPlace: true)
+    case "voices-c": _ = cbase_voice_tick(Int32(tickVoices), 64, Int32(ticks))
     case "pool-swift": _ = try swiftPoolMix(real: 192, frames: 48_000)
     case "pool-c": _ = cbase_mix(192, 48_000, 480, 0)
     case "none": break   // process start-up only, subtracted from the others
