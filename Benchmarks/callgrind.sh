@@ -37,27 +37,30 @@ for w in $workloads; do
     s=$(( $(count "$w-swift") - base )); c=$(( $(count "$cw-c") - base ))
     echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.3f", s / c }') |"
 done
-# The tick alone: the same workload counted with 40 ticks and with 20; the difference is 20
-# ticks of 10,000 moving voices, with the plays (SoundStage) and the set-up (both) taken out.
-echo
-echo "The voice tick alone: instructions a voice a tick (20 ticks more of 10,000 voices)"
-echo
-echo "| tick | SoundStage | raw C | ratio |"
-echo "|---|---|---|---|"
-per_voice_tick() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a - b) / 200000 }'; }
-c=$(per_voice_tick "$(count voices-c --ticks 40)" "$(count voices-c --ticks 20)")
-for w in voices voices-inplace; do
-    s=$(per_voice_tick "$(count "$w-swift" --ticks 40)" "$(count "$w-swift" --ticks 20)")
-    echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.3f", s / c }') |"
-done
+# tick_table TITLE MEASURE MORE FEWER VOICE_TICKS: a table of the voice tick, SoundStage beside
+# the C loop, each figure `MEASURE workload ticks` at MORE ticks less the same at FEWER, over
+# VOICE_TICKS (the voices times the ticks between): the plays (SoundStage) and the set-up
+# (both) drop out.
+tick_table() {
+    local measure=$2 more=$3 fewer=$4 voice_ticks=$5 c s
+    echo
+    echo "$1"
+    echo
+    echo "| tick | SoundStage | raw C | ratio |"
+    echo "|---|---|---|---|"
+    per() { awk -v a="$1" -v b="$2" -v n="$voice_ticks" 'BEGIN { printf "%.3f", (a - b) / n }'; }
+    c=$(per "$($measure voices-c "$more")" "$($measure voices-c "$fewer")")
+    for w in voices voices-inplace; do
+        s=$(per "$($measure "$w-swift" "$more")" "$($measure "$w-swift" "$fewer")")
+        echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.2f", s / c }') |"
+    done
+}
+# The tick alone: instructions, 40 ticks less 20, of 10,000 voices.
+instructions() { count "$1" --ticks "$2"; }
+tick_table "The voice tick alone: instructions a voice a tick (20 ticks more of 10,000 voices)" instructions 40 20 200000
 # Memory: the tick's last-level cache misses at 100,000 voices (8 ticks less 4), under
 # cachegrind's model of a 1 MiB last level: the L2 a core had on the machine where 100,000
 # voices ran farthest behind the C loop. Lines of 64 bytes read from memory, a voice a tick.
-echo
-echo "The voice tick's memory at 100,000 voices: last-level misses a voice a tick (1 MiB last level modelled)"
-echo
-echo "| tick | SoundStage | raw C | ratio |"
-echo "|---|---|---|---|"
 misses() {
     local name="$1-$2-miss"
     valgrind --tool=cachegrind --cache-sim=yes --LL=1048576,16,64 --cachegrind-out-file="$out/$name.out" "$out/soundstage-bench" \
@@ -65,9 +68,4 @@ misses() {
     # Data read and write misses at the last level.
     awk '/^summary:/ { print $7 + $10 }' "$out/$name.out"
 }
-per_voice_miss() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (a - b) / 400000 }'; }
-c=$(per_voice_miss "$(misses voices-c 8)" "$(misses voices-c 4)")
-for w in voices voices-inplace; do
-    s=$(per_voice_miss "$(misses "$w-swift" 8)" "$(misses "$w-swift" 4)")
-    echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.2f", s / c }') |"
-done
+tick_table "The voice tick's memory at 100,000 voices: last-level misses a voice a tick (1 MiB last level modelled)" misses 8 4 400000
