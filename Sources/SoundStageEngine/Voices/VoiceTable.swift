@@ -198,7 +198,7 @@ struct VoiceTable {
     }
 
     /// How many ticks ``reachBound`` may take in the reach of voices that ended, at most
-    /// (about 5 s at the default tick) before it is worked out from the live voices again.
+    /// (2.56 s at the default tick of 10 ms) before it is worked out from the live voices again.
     static let reachBoundTicks = 256
 
     /// Counts a tick; every ``reachBoundTicks`` ticks, works ``reachBound`` out again from the

@@ -212,10 +212,11 @@ struct VoiceRankingTests {
         try engine.listener.set(.position, to: listener)
         // OpenAL's inverse clamped distance gain, as the test computes it (not the engine's code).
         func audibility(_ e: Expected) -> Float {
-            let q = listener - e.position
+            let dx = listener.x - e.position.x, dy = listener.y - e.position.y, dz = listener.z - e.position.z
             let ref = e.options.referenceDistance, rolloff = e.options.rolloffFactor
-            let d = min(max((q * q).sum().squareRoot(), ref), e.options.maxDistance)
-            return min(1, e.volume * ref / (ref + rolloff * (d - ref)))
+            let d = min(max((dx * dx + dy * dy + dz * dz).squareRoot(), ref), e.options.maxDistance)
+            let denominator = ref + rolloff * (d - ref)
+            return min(1, max(0, e.volume * (denominator > 0 ? ref / denominator : 1)))
         }
         for round in 0..<300 {
             if round == 100 { for voice in carrying { voice.stop() } }
@@ -296,7 +297,7 @@ struct VoiceRankingTests {
 }
 
 /// The same numbers every run, in a range: a linear congruential generator, the test's own.
-private struct SeededUniform {
+struct SeededUniform {
     var seed: UInt32
 
     mutating func callAsFunction(_ range: ClosedRange<Float>) -> Float {
