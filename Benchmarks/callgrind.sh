@@ -32,8 +32,9 @@ workloads="setters setters-batch setters-bulk mix voices voices-inplace volume"
 [ -f .build/bench-assets/five-minutes.ogg ] && workloads="$workloads decode"
 for w in $workloads; do
     # A batch (and the bulk set inside one) defers its changes: its C counterpart defers too.
-    # The voices moved in place do the C loop's work as the C loop does it.
-    case "$w" in setters-batch|setters-bulk) cw=setters-deferred ;; voices-inplace) cw=voices ;; *) cw=$w ;; esac
+    # The voices moved in place do the C loop's work as the C loop does it; setPositions
+    # (voices) is given an array of moves, and so is its C loop.
+    case "$w" in setters-batch|setters-bulk) cw=setters-deferred ;; voices-inplace) cw=voices ;; voices) cw=voices-moves ;; *) cw=$w ;; esac
     s=$(( $(count "$w-swift") - base )); c=$(( $(count "$cw-c") - base ))
     echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.3f", s / c }') |"
 done
@@ -42,17 +43,22 @@ done
 # VOICE_TICKS (the voices times the ticks between): the plays (SoundStage) and the set-up
 # (both) drop out.
 tick_table() {
-    local measure=$2 more=$3 fewer=$4 voice_ticks=$5 c s
+    local measure=$2 more=$3 fewer=$4 voice_ticks=$5 s
     echo
     echo "$1"
     echo
     echo "| tick | SoundStage | raw C | ratio |"
     echo "|---|---|---|---|"
     per() { awk -v a="$1" -v b="$2" -v n="$voice_ticks" 'BEGIN { printf "%.3f", (a - b) / n }'; }
-    c=$(per "$($measure voices-c "$more")" "$($measure voices-c "$fewer")")
-    for w in voices voices-inplace; do
-        s=$(per "$($measure "$w-swift" "$more")" "$($measure "$w-swift" "$fewer")")
-        echo "| $w | $s | $c | $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.2f", s / c }') |"
+    # setPositions (voices) beside the C loop given the same array of moves; moved in place
+    # beside the C loop that moves in place; and setPositions beside that loop, for reference.
+    local -A figure
+    local w row
+    for w in voices-moves-c voices-c voices-swift voices-inplace-swift; do figure[$w]=$(per "$($measure "$w" "$more")" "$($measure "$w" "$fewer")"); done
+    for row in "voices voices-moves-c" "voices-inplace voices-c" "voices voices-c"; do
+        set -- $row
+        s=${figure[$1-swift]}
+        echo "| $1 (C: $2) | $s | ${figure[$2]} | $(awk -v s="$s" -v c="${figure[$2]}" 'BEGIN { printf "%.2f", s / c }') |"
     done
 }
 # The tick alone: instructions, 40 ticks less 20, of 10,000 voices.

@@ -497,7 +497,63 @@ static int compare_doubles(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* Keeps voice `i` in the min-heap `heap` of `n` of the `real` best scores if it is among them;
+ * returns the heap's new size. */
+static inline __attribute__((always_inline)) int keep_best(const float *score, int *heap, int n, int real, int i) {
+    if (n < real) {
+        heap[n] = i;
+        for (int c = n++; c > 0 && heap_below(score, heap, c, (c - 1) / 2); c = (c - 1) / 2) {
+            int p = (c - 1) / 2, k = heap[c]; heap[c] = heap[p]; heap[p] = k;
+        }
+    } else if (score[heap[0]] < score[i] || (score[heap[0]] == score[i] && heap[0] > i)) {
+        heap[0] = i;
+        for (int p = 0;;) {
+            int l = 2 * p + 1, r = l + 1, m = p;
+            if (l < n && heap_below(score, heap, l, m)) m = l;
+            if (r < n && heap_below(score, heap, r, m)) m = r;
+            if (m == p) break;
+            int k = heap[p]; heap[p] = heap[m]; heap[m] = k; p = m;
+        }
+    }
+    return n;
+}
+
+/* One move of a game's array of moves, laid out as SoundStage's `(Voice, SIMD3<Float>)`: the
+ * handle (its pool, slot and generation), then the point in 16 bytes. */
+struct voice_move {
+    const void *pool;
+    unsigned index, generation;
+    float x, y, z, unused;
+};
+
+/* Writes each of `count` moves of the pool `pool` to the position lane, the voice live and
+ * of the move's generation (`slots` in the table), and marks it moved, as a pool does. */
+static void set_positions(const struct voice_move *restrict moves, int count, const void *pool, const unsigned *restrict generation,
+                          unsigned short *restrict flags, float *restrict position, int slots) {
+    for (int k = 0; k < count; k++) {
+        const struct voice_move *m = &moves[k];
+        unsigned i = m->index;
+        if (!isfinite(m->x) || !isfinite(m->y) || !isfinite(m->z) || i >= (unsigned)slots || generation[i] != m->generation
+            || m->pool != pool || !(flags[i] & 1)) continue;
+        float *p = &position[4 * i];
+        p[0] = m->x; p[1] = m->y; p[2] = m->z; p[3] = 0;
+        flags[i] |= 0x48;
+    }
+}
+
+/* The tick of `cbase_voice_tick_moves`, made once for each of its two forms (`moves_array` a
+ * constant in each), so that the plain loop is compiled as if the other were not there. */
+static inline __attribute__((always_inline)) double voice_tick(int voices, int real, int ticks, int moves_array);
+
 double cbase_voice_tick(int voices, int real, int ticks) {
+    return voice_tick(voices, real, ticks, 0);
+}
+
+double cbase_voice_tick_moves(int voices, int real, int ticks, int moves_array) {
+    return moves_array ? voice_tick(voices, real, ticks, 1) : voice_tick(voices, real, ticks, 0);
+}
+
+static inline __attribute__((always_inline)) double voice_tick(int voices, int real, int ticks, int moves_array) {
     ALCcontext *context = NULL;
     ALCdevice *device = open_loopback(0, real + real / 4 + 1, &context);
     if (!device) return -1;
@@ -510,34 +566,52 @@ double cbase_voice_tick(int voices, int real, int ticks) {
     double *playhead = malloc(sizeof(double) * voices), *times = malloc(sizeof(double) * ticks);
     int *source_of = malloc(sizeof(int) * voices), *heap = malloc(sizeof(int) * real);
     char *chosen = calloc(voices, 1);
+    /* With `moves_array`: the game's moves, and the table's generation, flags and position
+     * lanes they are written to (the handle checked, as a pool checks it); the ranking reads
+     * the position lane. */
+    struct voice_move *moves = NULL;
+    unsigned *generation = NULL;
+    unsigned short *flags = NULL;
+    float *position = NULL;
+    if (moves_array) {
+        moves = malloc(sizeof(struct voice_move) * voices);
+        generation = calloc(voices, sizeof(unsigned));
+        flags = malloc(sizeof(unsigned short) * voices);
+        position = aligned_alloc(16, sizeof(float) * 4 * voices);
+    }
     unsigned seed = 1;
     for (int i = 0; i < voices; i++) {
         seed = seed * 1103515245u + 12345u; x[i] = (float)(seed % 20000) / 100 - 100;
         seed = seed * 1103515245u + 12345u; z[i] = (float)(seed % 20000) / 100 - 100;
         playhead[i] = 0; source_of[i] = -1;
+        if (moves_array) {
+            moves[i] = (struct voice_move){ sources, (unsigned)i, 0, x[i], 0, z[i], 0 };
+            flags[i] = 1;
+            position[4 * i] = x[i]; position[4 * i + 1] = 0; position[4 * i + 2] = z[i]; position[4 * i + 3] = 0;
+        }
     }
     for (int t = 0; t < ticks; t++) {
         double start = now();
         int n = 0;
-        for (int i = 0; i < voices; i++) {
-            x[i] += 0.01f;
-            playhead[i] += 480;
-            float d = sqrtf(x[i] * x[i] + z[i] * z[i]);
-            score[i] = 1 / (d > 1 ? d : 1);
-            if (n < real) {
-                heap[n] = i;
-                for (int c = n++; c > 0 && heap_below(score, heap, c, (c - 1) / 2); c = (c - 1) / 2) {
-                    int p = (c - 1) / 2, k = heap[c]; heap[c] = heap[p]; heap[p] = k;
-                }
-            } else if (score[heap[0]] < score[i] || (score[heap[0]] == score[i] && heap[0] > i)) {
-                heap[0] = i;
-                for (int p = 0;;) {
-                    int l = 2 * p + 1, r = l + 1, m = p;
-                    if (l < n && heap_below(score, heap, l, m)) m = l;
-                    if (r < n && heap_below(score, heap, r, m)) m = r;
-                    if (m == p) break;
-                    int k = heap[p]; heap[p] = heap[m]; heap[m] = k; p = m;
-                }
+        if (moves_array) {
+            for (int k = 0; k < voices; k++) moves[k].x += 0.01f;
+            set_positions(moves, voices, sources, generation, flags, position, voices);
+        }
+        if (moves_array) {
+            for (int i = 0; i < voices; i++) {
+                playhead[i] += 480;
+                float xi = position[4 * i], zi = position[4 * i + 2];
+                float d = sqrtf(xi * xi + zi * zi);
+                score[i] = 1 / (d > 1 ? d : 1);
+                n = keep_best(score, heap, n, real, i);
+            }
+        } else {
+            for (int i = 0; i < voices; i++) {
+                x[i] += 0.01f;
+                playhead[i] += 480;
+                float d = sqrtf(x[i] * x[i] + z[i] * z[i]);
+                score[i] = 1 / (d > 1 ? d : 1);
+                n = keep_best(score, heap, n, real, i);
             }
         }
         for (int k = 0; k < n; k++) chosen[heap[k]] = 1;
@@ -561,7 +635,8 @@ double cbase_voice_tick(int voices, int real, int ticks) {
                 alSourcePlay(s);
             }
             s = sources[source_of[i]];
-            alSource3f(s, AL_POSITION, x[i], 0, z[i]);
+            if (moves_array) alSource3f(s, AL_POSITION, position[4 * i], position[4 * i + 1], position[4 * i + 2]);
+            else alSource3f(s, AL_POSITION, x[i], 0, z[i]);
             alSourcef(s, AL_GAIN, 1);
         }
         if (alGetError() != AL_NO_ERROR) return -1;
@@ -573,6 +648,7 @@ double cbase_voice_tick(int voices, int real, int ticks) {
     alDeleteBuffers(1, &buffer);
     free(sources); free(free_sources); free(x); free(z); free(score); free(playhead); free(times);
     free(source_of); free(heap); free(chosen);
+    free(moves); free(generation); free(flags); free(position);
     close_loopback(device, context);
     return median;
 }

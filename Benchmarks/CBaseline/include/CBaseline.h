@@ -49,6 +49,11 @@ double cbase_move(int sources, int buffers, int frames);
 /* The voice tick: `voices` moving emitters, the `real` most audible on OpenAL sources,
    scored, chosen and updated each tick. Returns the median seconds of a tick over `ticks`. */
 double cbase_voice_tick(int voices, int real, int ticks);
+/* The same tick with `moves_array` non-zero as SoundStage's `setPositions` gets it: the game
+   moves each emitter in its own array of 32-byte moves (a handle, then the point), and every
+   move is checked against its voice's slot and written to a position lane that the scoring
+   reads. */
+double cbase_voice_tick_moves(int voices, int real, int ticks, int moves_array);
 
 /* Mixing `voices` looping positioned voices, each sending through both of its two sends to
    one EAX reverb slot (the second send through a lowpass filter). Seconds for `frames`. */
