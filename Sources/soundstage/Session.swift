@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SoundStage
 
-struct Session: ParsableCommand {
+struct Session: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print what SoundStage's audio session sees as it happens: interruptions, route changes, devices, the sound server.",
         discussion: """
@@ -51,7 +51,10 @@ struct Session: ParsableCommand {
     @Option(help: "Stop after this many seconds (default: run until interrupted).")
     var seconds: Double?
 
-    func run() throws {
+    // Async, and its loop awaits: a command's `run()` runs on a thread of Swift's task pool,
+    // and a loop that slept on it kept the tasks that print the events waiting (a second on
+    // one core; on a loaded machine, for good: the pool had no other thread).
+    func run() async throws {
         guard let category = AudioSession.Category(rawValue: category) else {
             fail("unknown category '\(category)'; use one of \(AudioSession.Category.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -92,19 +95,19 @@ struct Session: ParsableCommand {
         }
         var engine: AudioEngine?
         do { engine = try AudioEngine(attributes: ContextAttributes(latency: mode)) } catch { fail("\(error)") }
-        let failure = watch(engine!, session: session, stop: stop, say: say)
+        let failure = await watch(engine!, session: session, stop: stop, say: say)
         // The other applications it lowers get their volumes back as its engine goes: waited
         // for (up to 2 s), so that the tool says which before it ends.
         let restoring = session.ducksOthers ? session.events() : nil
         // Its player and voice are gone with watch(_:session:stop:say:): the device closes now.
         close(&engine)
-        if let restoring { waitForRestore(restoring) }
+        if let restoring { await waitForRestore(restoring) }
         if let failure { fail(failure) }
     }
 
     /// Plays the sound asked for on `engine` while the events are printed, until Ctrl-C or
     /// --seconds; returns why it could not play, if it could not.
-    private func watch(_ engine: AudioEngine, session: AudioSession, stop: Stopper, say: @escaping @Sendable (String) -> Void) -> String? {
+    private func watch(_ engine: AudioEngine, session: AudioSession, stop: Stopper, say: @escaping @Sendable (String) -> Void) async -> String? {
         say("engine on \(engine.device.name) (\(engine.context.frequency) Hz\(engine.latencyMode.map { ", latency mode \($0)" } ?? "")); session \(session.category), \(session.isActive ? "active" : "inactive")")
         printEvents(engine.events(), as: "engine", with: say)
         engine.fallsBackToSilentOutput = silentFallback
@@ -147,23 +150,27 @@ struct Session: ParsableCommand {
                            player.currentTime, engine.device.name, latency * 1000))
                 nextStatus = ContinuousClock.now + .seconds(statusEvery)
             }
-            Thread.sleep(forTimeInterval: 0.01)
+            try? await Task.sleep(for: .milliseconds(10))
         }
         return nil
     }
 
     /// Waits (up to 2 s) for the session to say it gave other applications their volumes back,
     /// and a moment for the line to be printed.
-    private func waitForRestore(_ events: AsyncStream<SessionEvent>) {
-        let heard = DispatchSemaphore(value: 0)
-        let task = Task.detached {
+    private func waitForRestore(_ events: AsyncStream<SessionEvent>) async {
+        let heard = Task {
             for await event in events {
-                if case .otherAudioRestored = event { break }
+                if case .otherAudioRestored = event { return true }
             }
-            heard.signal()
+            return false
         }
-        if heard.wait(timeout: .now() + 2) == .success { Thread.sleep(forTimeInterval: 0.05) }
-        task.cancel()
+        // Iterating an AsyncStream ends when its task is cancelled.
+        let timeout = Task {
+            try? await Task.sleep(for: .seconds(2))
+            heard.cancel()
+        }
+        if await heard.value { try? await Task.sleep(for: .milliseconds(50)) }
+        timeout.cancel()
     }
 
     /// Prints each event of `events` as it comes, `source: event`, until the stream ends.

@@ -170,12 +170,14 @@ package final class PrivatePulse: Sendable {
     }
 
     /// Runs `soundstage session` against this server with `arguments`, OpenAL Soft on its
-    /// pulse backend.
-    package func session(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+    /// pulse backend; on one core only with `core` (`taskset -c`).
+    package func session(_ arguments: [String], environment extra: [String: String] = [:], core: Int? = nil) throws -> ChildProcess {
         var env = environment
         env["ALSOFT_DRIVERS"] = "pulse"
         env.merge(extra) { $1 }
-        return try ChildProcess(try #require(ToolRunner.soundstage), ["session"] + arguments, environment: env)
+        let tool = try #require(ToolRunner.soundstage)
+        guard let core else { return try ChildProcess(tool, ["session"] + arguments, environment: env) }
+        return try ChildProcess(try #require(ToolRunner.which("taskset")), ["-c", "\(core)", tool.path, "session"] + arguments, environment: env)
     }
 
     /// Records `sink`'s monitor, float at 48 kHz (mono, or interleaved stereo), until the
