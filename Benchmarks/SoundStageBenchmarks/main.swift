@@ -425,11 +425,15 @@ func measure(_ swift: () throws -> Double, _ c: () -> Double) throws -> ([Double
     var s: [Double] = [], k: [Double] = []
     for _ in 0..<runs {
         s.append(try swift())
-        let value = c()
-        guard value >= 0 else { throw SoundStageError(.invalidState, operation: "C baseline", object: "benchmark", reason: "the C baseline failed") }
-        k.append(value)
+        k.append(try succeeded(c()))
     }
     return (s, k)
+}
+
+/// A C baseline's figure; a negative one is its failure.
+func succeeded(_ value: Double) throws -> Double {
+    guard value >= 0 else { throw SoundStageError(.invalidState, operation: "C baseline", object: "benchmark", reason: "the C baseline failed") }
+    return value
 }
 
 var figures: [Figure] = []
@@ -493,9 +497,6 @@ if only == nil || only == "engine" {
 
 if only == nil || only == "voices" {
     // The voice tick: 64 real voices, every voice moved every frame; cost linear in voices.
-    // With `setPositions`, against the C loop given the same array of moves (the game's
-    // 32-byte moves, each checked and written to a position lane the scoring reads): the
-    // array is the API's, and C that gets one does the same work.
     let ticks = quick ? 50 : 200
     let sizes = [1_000, 10_000, 100_000]
     /// One line of the voice tick: each run times SoundStage and C at 1,000, 10,000 and
@@ -511,9 +512,7 @@ if only == nil || only == "voices" {
             for voices in sizes {
                 let n = voices == 100_000 ? max(10, ticks / 10) : ticks
                 s[voices, default: []].append(try swift(voices, n))
-                let value = c(voices, n)
-                guard value >= 0 else { throw SoundStageError(.invalidState, operation: "C baseline", object: "benchmark", reason: "the C baseline failed") }
-                k[voices, default: []].append(value)
+                k[voices, default: []].append(try succeeded(c(voices, n)))
             }
         }
         func line(_ m: [Int: [Double]]) -> Double {
@@ -550,7 +549,7 @@ if only == nil || only == "voices" {
                               unit: "ms", swift: s, c: c, ratio: { $0 / $1 }, goal: goal, met: { _ in met }))
     }
     // For reference: the game's array of moves and `setPositions` against the C loop that has
-    // none (the first measure).
+    // none (the first measure), its C figures from the moved in place rows' runs.
     figures.append(Figure(name: "voice tick, 100000 voices moving (setPositions), against the C loop moving in place", unit: "ms",
                           swift: moving.s[100_000]!, c: inPlace.c[100_000]!, ratio: { $0 / $1 }, goal: "(reference)", met: { _ in true }))
     for voices in sizes {
