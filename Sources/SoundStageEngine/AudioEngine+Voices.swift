@@ -224,7 +224,7 @@ extension VoicePool {
                 do throws(E) { outcome = .success(try body(&positions)) } catch { outcome = .failure(error) }
                 // The only other positions a body can hold are another moveVoices' (nested, on
                 // another engine); swapped with them, it would keep lanes past their lock.
-                precondition(positions.pool == me && positions.position.baseAddress == position.baseAddress,
+                precondition(positions.pool == me && positions.position.base == position.base,
                              "moveVoices: the body exchanged its positions with another engine's")
                 return outcome
             }

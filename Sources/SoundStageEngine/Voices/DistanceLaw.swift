@@ -94,7 +94,7 @@ extension DistanceLaw.InverseClamped {
         // tied with the least kept, of a lower slot, must not be skipped).
         if t * DistanceLaw.margin < v.reach(2, of: i) { return true }
         guard t < v.reach(3, of: i) else { return false }
-        let p = v.position[i]
+        let p = v.position.point(i)
         let l = flags.contains(.relative) ? SIMD3<Float>.zero : listener.position
         let dx = l.x - p.x, dy = l.y - p.y, dz = l.z - p.z
         return dx * dx + dy * dy + dz * dz > t * t * DistanceLaw.margin
@@ -102,15 +102,15 @@ extension DistanceLaw.InverseClamped {
 
     /// The bound of ``cannotReach(_:_:tier:flags:busGain:floor:listener:)`` for four voices at
     /// once (`i` a multiple of four), each lane one voice: their reach read in columns, their
-    /// positions read as rows and turned into columns.
+    /// positions read as three rows of four floats and turned into columns.
     @inline(__always)
     static func cannotReachFour(_ v: ReachLanes, _ i: Int, busGain: Float, floor: RankFloor, listener: ListenerSnapshot) -> Bool {
         let scale = busGain * floor.scale
-        let l = SIMD4(listener.position, 0)
-        let q0 = l - v.position[i], q1 = l - v.position[i &+ 1], q2 = l - v.position[i &+ 2], q3 = l - v.position[i &+ 3]
-        let s0 = q0 * q0, s1 = q1 * q1, s2 = q2 * q2, s3 = q3 * q3
+        let l = listener.position
+        let (x, y, z) = v.position.columns(from: i)
+        let dx = SIMD4(repeating: l.x) - x, dy = SIMD4(repeating: l.y) - y, dz = SIMD4(repeating: l.z) - z
         // Summed in the single voice's order: x, then y, then z.
-        let squared = SIMD4(s0.x, s1.x, s2.x, s3.x) + SIMD4(s0.y, s1.y, s2.y, s3.y) + SIMD4(s0.z, s1.z, s2.z, s3.z)
+        let squared = dx * dx + dy * dy + dz * dz
         // All four beyond the farthest any voice reaches (``ReachBound``), with that under every
         // voice's maximum: none reaches, and their own reach is not read. (`scale` is never
         // negative: bus volumes are in 0...1, and OpenAL takes no negative listener gain.) A

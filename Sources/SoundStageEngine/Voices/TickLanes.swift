@@ -11,7 +11,7 @@ struct TickLanes {
     let rank: UnsafeMutableBufferPointer<UInt64>
     let bus: UnsafeBufferPointer<Int32>
     let increment: UnsafeBufferPointer<Int64>
-    let position: UnsafeBufferPointer<SIMD4<Float>>
+    let position: PointLane
     let gain: UnsafeBufferPointer<Float>
     let distance: UnsafeBufferPointer<VoiceDistance>
     let reach: UnsafeBufferPointer<SIMD4<Float>>
@@ -25,12 +25,9 @@ struct TickLanes {
     /// The lanes a distance law's bound reads.
     var reachLanes: ReachLanes { ReachLanes(reach: reach, bound: reachBound, position: position) }
 
-    /// Voice `i`'s position, in three lanes.
+    /// Voice `i`'s position.
     @inline(__always)
-    func point(_ i: Int) -> SIMD3<Float> {
-        let p = position[i]
-        return SIMD3(p.x, p.y, p.z)
-    }
+    func point(_ i: Int) -> SIMD3<Float> { position.point(i) }
 
     /// Voice `i` waits `frames` (``VoiceTable/hold(_:by:)``).
     @inline(__always)
@@ -49,7 +46,7 @@ struct ReachLanes {
     let reach: UnsafeBufferPointer<SIMD4<Float>>
     /// What no live voice's reach passes.
     let bound: ReachBound
-    let position: UnsafeBufferPointer<SIMD4<Float>>
+    let position: PointLane
 
     /// Part `k` of voice `i`'s reach (``DistanceLaw/InverseClamped/reach(gain:distance:)``).
     @inline(__always)

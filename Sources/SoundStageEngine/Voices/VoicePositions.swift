@@ -11,12 +11,12 @@ public struct VoicePositions: ~Copyable {
     @usableFromInline let count: Int
     @usableFromInline let generation: UnsafeBufferPointer<UInt32>
     @usableFromInline let flags: UnsafeMutableBufferPointer<VoiceFlags>
-    @usableFromInline let position: UnsafeMutableBufferPointer<SIMD4<Float>>
+    @usableFromInline let position: PointLane
     /// The pool whose voices these are.
     @usableFromInline let pool: ObjectIdentifier
 
     init(count: Int, generation: UnsafeBufferPointer<UInt32>, flags: UnsafeMutableBufferPointer<VoiceFlags>,
-         position: UnsafeMutableBufferPointer<SIMD4<Float>>, pool: ObjectIdentifier) {
+         position: PointLane, pool: ObjectIdentifier) {
         precondition(count <= generation.count && count <= flags.count && count <= position.count)
         self.count = count
         self.generation = generation
@@ -40,8 +40,7 @@ public struct VoicePositions: ~Copyable {
     @inlinable @inline(__always)
     public func position(of voice: Voice) -> SIMD3<Float>? {
         guard let i = slot(voice), flags[i].contains(.positioned) else { return nil }
-        let p = position[i]
-        return SIMD3(p.x, p.y, p.z)
+        return position.point(i)
     }
 
     /// Moves `voice` to `point`, in its space (the world's, or the listener's for a voice
@@ -64,15 +63,18 @@ public struct VoicePositions: ~Copyable {
     @inlinable @inline(__always) @discardableResult
     public func move(_ voice: Voice, by step: SIMD3<Float>) -> Bool {
         guard let i = slot(voice), flags[i].contains(.positioned) else { return false }
-        // The fourth lane stays 0.
-        let point = position[i] + SIMD4(step, 0)
+        // The fourth lane is what follows the point (the next voice's x, finite): it is not
+        // written.
+        let point = position.four(i) + SIMD4(step, 0)
         guard Self.isFinite(point) else { return false }
         write(i, point)
         return true
     }
 
-    /// Whether every coordinate of `p` (its fourth lane 0) is finite: `x - x` is 0 for a
-    /// finite `x` and NaN for an infinite or NaN one (one vector compare, not three tests).
+    /// Whether every lane of `p` is finite: `x - x` is 0 for a finite `x` and NaN for an
+    /// infinite or NaN one (one vector compare, not three tests). Its fourth lane is 0, or what
+    /// follows a point in the table (``PointLane``): another voice's coordinate, finite, as
+    /// every point is checked before it is written (here, and by a play or `Voice.setPosition`).
     @inlinable @inline(__always)
     static func isFinite(_ p: SIMD4<Float>) -> Bool {
         all(p - p .== SIMD4<Float>.zero)
@@ -84,7 +86,7 @@ public struct VoicePositions: ~Copyable {
     /// keeps the lanes' addresses in registers.
     @inlinable @inline(__always)
     func write(_ i: Int, _ point: SIMD4<Float>) {
-        position[i] = point
+        position.write(i, point)
         flags[i].formUnion([.positioned, .needsRank])
     }
 }

@@ -92,9 +92,8 @@ struct VoiceTable {
     private(set) var increment: [Int64] = []
     /// Its plays' length in the mixer's fixed point (`Int64.max`: loops forever).
     private(set) var length: [Int64] = []
-    /// Where it is, its fourth lane always 0: a move adds and checks four lanes at once
-    /// (``VoicePositions``), with no shuffles in and out of three.
-    var position: [SIMD4<Float>] = []
+    /// Where it is: three floats a voice, and one spare float after the last (``PointLane``).
+    private(set) var position: [Float] = [0]
     /// What ranks it for a source: pinned, then priority, then audibility (its low 32 bits).
     var rank: [UInt64] = []
     private(set) var volume: [Float] = []
@@ -142,7 +141,8 @@ struct VoiceTable {
         end.append(contentsOf: repeatElement(.max, count: n))
         increment.append(contentsOf: repeatElement(0, count: n))
         length.append(contentsOf: repeatElement(0, count: n))
-        position.append(contentsOf: repeatElement(.zero, count: n))
+        // The spare float stays last: the first new voice's x is the old spare.
+        position.append(contentsOf: repeatElement(0, count: 3 * n))
         rank.append(contentsOf: repeatElement(0, count: n))
         volume.append(contentsOf: repeatElement(1, count: n))
         directGain.append(contentsOf: repeatElement(1, count: n))
@@ -161,10 +161,9 @@ struct VoiceTable {
 
     /// Voice `i` as a whole.
     func row(_ i: Int) -> VoiceSlot {
-        let p = position[i]
-        return VoiceSlot(flags: flags[i], bus: bus[i], real: real[i], position: SIMD3(p.x, p.y, p.z), rank: rank[i],
-                         volume: volume[i], directGain: directGain[i], distance: distance[i], pitch: pitch[i],
-                         generation: generation[i], priority: priority[i])
+        VoiceSlot(flags: flags[i], bus: bus[i], real: real[i], position: SIMD3(position[3 * i], position[3 * i + 1], position[3 * i + 2]),
+                  rank: rank[i], volume: volume[i], directGain: directGain[i], distance: distance[i], pitch: pitch[i],
+                  generation: generation[i], priority: priority[i])
     }
 
     /// Writes voice `i` as a whole (its details aside).
@@ -175,7 +174,7 @@ struct VoiceTable {
         flags[i] = slotFlags
         bus[i] = slot.bus
         real[i] = slot.real
-        position[i] = SIMD4(slot.position, 0)
+        (position[3 * i], position[3 * i + 1], position[3 * i + 2]) = (slot.position.x, slot.position.y, slot.position.z)
         rank[i] = slot.rank
         volume[i] = slot.volume
         directGain[i] = slot.directGain
@@ -290,7 +289,7 @@ extension VoiceTable {
                     rank.withUnsafeMutableBufferPointer { rank in
                         bus.withUnsafeBufferPointer { bus in
                             increment.withUnsafeBufferPointer { increment in
-                                position.withUnsafeBufferPointer { position in
+                                position.withUnsafeMutableBufferPointer { position in
                                     gain.withUnsafeBufferPointer { gain in
                                         distance.withUnsafeBufferPointer { distance in
                                             reach.withUnsafeBufferPointer { reach in
@@ -298,7 +297,7 @@ extension VoiceTable {
                                                     priority.withUnsafeBufferPointer { priority in
                                                         details.withUnsafeBufferPointer { details in
                                                             body(TickLanes(count: count, flags: flags, origin: origin, end: end, rank: rank,
-                                                                           bus: bus, increment: increment, position: position, gain: gain,
+                                                                           bus: bus, increment: increment, position: PointLane(position), gain: gain,
                                                                            distance: distance, reach: reach, reachBound: reachBound, tier: tier,
                                                                            priority: priority, details: details))
                                                         }
@@ -320,10 +319,10 @@ extension VoiceTable {
 extension VoiceTable {
     /// Runs `body` with the lanes a move writes: generation (read), flags, position.
     mutating func withMoveLanes<R>(_ body: (UnsafeBufferPointer<UInt32>, UnsafeMutableBufferPointer<VoiceFlags>,
-                                            UnsafeMutableBufferPointer<SIMD4<Float>>) -> R) -> R {
+                                            PointLane) -> R) -> R {
         generation.withUnsafeBufferPointer { generation in
             flags.withUnsafeMutableBufferPointer { flags in
-                position.withUnsafeMutableBufferPointer { position in body(generation, flags, position) }
+                position.withUnsafeMutableBufferPointer { position in body(generation, flags, PointLane(position)) }
             }
         }
     }

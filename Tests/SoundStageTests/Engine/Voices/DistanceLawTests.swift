@@ -13,7 +13,7 @@ struct DistanceLawTests {
         var coarse = 0, skipped = 0
         for round in 0..<20_000 {
             // Eight voices, the bound taken over all of them; the first four are tested.
-            var distances: [VoiceDistance] = [], gains: [Float] = [], positions: [SIMD4<Float>] = []
+            var distances: [VoiceDistance] = [], gains: [Float] = [], points: [SIMD3<Float>] = []
             for k in 0..<8 {
                 let reference = uniform(0.25...4)
                 // Some maximum distances just past the reference (heard from anywhere): the
@@ -21,7 +21,7 @@ struct DistanceLawTests {
                 let maximum = round % 7 == 0 && k == 2 ? reference + uniform(0...2) : Float.greatestFiniteMagnitude
                 distances.append(VoiceDistance(reference: reference, maximum: maximum, rolloff: uniform(0.2...3)))
                 gains.append(uniform(0.01...1))
-                positions.append([uniform(-40...40), uniform(-3...3), uniform(-40...40), 0])
+                points.append([uniform(-40...40), uniform(-3...3), uniform(-40...40)])
             }
             var bound = ReachBound()
             var reach = [SIMD4<Float>](repeating: .zero, count: 8)
@@ -36,13 +36,15 @@ struct DistanceLawTests {
             let least = uniform(0.002...0.3)
             let floor = round % 11 == 0 ? RankFloor.open : RankFloor(least: 128 << 32 | UInt64(least.bitPattern), listenerGain: 1)
             let busGain: Float = [0, 0.25, 1][round % 3]
+            // Three floats a voice, and the spare one, as the table keeps them.
+            var floats: [Float] = points.flatMap { p -> [Float] in [p.x, p.y, p.z] } + [0]
             reach.withUnsafeBufferPointer { reach in
-                positions.withUnsafeBufferPointer { positions in
-                    let lanes = ReachLanes(reach: reach, bound: bound, position: positions)
+                floats.withUnsafeMutableBufferPointer { floats in
+                    let lanes = ReachLanes(reach: reach, bound: bound, position: PointLane(floats))
                     // Where the farthest reach alone would skip the four (the test's own sums).
                     let farthest = bound.farthest(busGain * floor.scale)
                     let beyond = (0..<4).allSatisfy { k in
-                        let q = listener.position - SIMD3(positions[k].x, positions[k].y, positions[k].z)
+                        let q = listener.position - points[k]
                         return q.x * q.x + q.y * q.y + q.z * q.z > farthest * farthest * DistanceLaw.margin
                     }
                     if farthest < bound.maximum, beyond { coarse += 1 }
