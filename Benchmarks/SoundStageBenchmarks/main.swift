@@ -521,7 +521,8 @@ if only == nil || only == "voices" {
             let small = m[1_000]!, middle = m[10_000]!, large = m[100_000]!
             return median((0..<runs).map { (r: Int) -> Double in
                 let late: Double = (large[r] - middle[r]) / 90_000, early: Double = (middle[r] - small[r]) / 9_000
-                return late / early
+                // A run whose 10,000 voices took no longer than its 1,000 shows no line: not met.
+                return early > 0 ? late / early : .infinity
             })
         }
         return (s, k, line(s), line(k), r)

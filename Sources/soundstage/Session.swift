@@ -139,7 +139,7 @@ struct Session: AsyncParsableCommand {
         }
         let end = seconds.map { ContinuousClock.now + .seconds($0) }
         var nextStatus = ContinuousClock.now
-        while !stop.asked && (end.map { ContinuousClock.now < $0 } ?? true) {
+        while !stop.asked && !Task.isCancelled && (end.map { ContinuousClock.now < $0 } ?? true) {
             if statusEvery > 0, let playing, ContinuousClock.now >= nextStatus {
                 say(String(format: "status: voice %@ at frame %.1f on %@", "\(playing.status)", playing.playheadFrames ?? -1, engine.device.name))
                 nextStatus = ContinuousClock.now + .seconds(statusEvery)

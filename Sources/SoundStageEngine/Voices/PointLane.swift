@@ -1,10 +1,10 @@
 /// The voice table's positions as the tick and the moves go through them: three floats a voice,
 /// one voice after another (12 bytes a voice, where a `SIMD4` takes 16: a hundred thousand
-/// voices' positions are 1.2 MB rather than 1.6, read twice a tick), and one float more after
-/// the last. A point is read as four lanes at once, the fourth being what follows it (the next
-/// voice's x, or that spare float, always finite); it is written as three, so that a move
-/// never writes its neighbour, and a move's read of the next voice does not wait on the store
-/// before it.
+/// voices' positions are 1.2 MB rather than 1.6, which a move reads and writes and the tick
+/// reads again), and one float more after the last. A point is read as four lanes at once, the
+/// fourth being what follows it (the next voice's x, or that spare float, always finite); it is
+/// written as three, so that a move never writes its neighbour, and, moves made in slot order,
+/// a move's read of the next voice does not overlap the store before it.
 @usableFromInline
 struct PointLane {
     /// The first voice's x.
