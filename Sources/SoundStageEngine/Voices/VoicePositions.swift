@@ -50,9 +50,9 @@ public struct VoicePositions: ~Copyable {
     ///   engine, or a non-finite point.
     @inlinable @inline(__always) @discardableResult
     public func move(_ voice: Voice, to point: SIMD3<Float>) -> Bool {
-        let q = SIMD4(point, 0)
-        guard Self.isFinite(q), let i = slot(voice) else { return false }
-        write(i, q)
+        guard Self.isFinite(SIMD4(point, 0)), let i = slot(voice) else { return false }
+        position.write(i, point)
+        marked(i)
         return true
     }
 
@@ -63,30 +63,31 @@ public struct VoicePositions: ~Copyable {
     @inlinable @inline(__always) @discardableResult
     public func move(_ voice: Voice, by step: SIMD3<Float>) -> Bool {
         guard let i = slot(voice), flags[i].contains(.positioned) else { return false }
-        // The fourth lane is what follows the point (the next voice's x, finite): it is not
-        // written.
-        let point = position.four(i) + SIMD4(step, 0)
-        guard Self.isFinite(point) else { return false }
-        write(i, point)
+        // x and y in one vector, z in another (``PointLane/parts(_:)``): read as they were
+        // written, whatever order the game moves its voices in.
+        let (xy, z) = position.parts(i)
+        let movedXY = xy + SIMD4(step.x, step.y, 0, 0), movedZ = z + SIMD4(step.z, 0, 0, 0)
+        // As `isFinite`, on both at once: lane 0 of the sum is NaN where x or z is not finite,
+        // lane 1 where y is.
+        guard all((movedXY - movedXY) + (movedZ - movedZ) .== SIMD4<Float>.zero) else { return false }
+        position.write(i, xy: movedXY, z: movedZ)
+        marked(i)
         return true
     }
 
     /// Whether every lane of `p` is finite: `x - x` is 0 for a finite `x` and NaN for an
-    /// infinite or NaN one (one vector compare, not three tests). Its fourth lane is 0, or what
-    /// follows a point in the table (``PointLane``): another voice's coordinate, finite, as
-    /// every point is checked before it is written (here, and by a play or `Voice.setPosition`).
+    /// infinite or NaN one (one vector compare, not three tests).
     @inlinable @inline(__always)
     static func isFinite(_ p: SIMD4<Float>) -> Bool {
         all(p - p .== SIMD4<Float>.zero)
     }
 
-    /// Writes slot `i`'s position; its rank is worked out again at the next tick (and a
-    /// real voice's source follows when the body returns: the pool writes the placement of
-    /// each real voice to be ranked again). Nothing of `self` changes, so a loop of moves
-    /// keeps the lanes' addresses in registers.
+    /// Marks slot `i` moved: its rank is worked out again at the next tick (and a real voice's
+    /// source follows when the body returns: the pool writes the placement of each real voice
+    /// to be ranked again). Nothing of `self` changes, so a loop of moves keeps the lanes'
+    /// addresses in registers.
     @inlinable @inline(__always)
-    func write(_ i: Int, _ point: SIMD4<Float>) {
-        position.write(i, point)
+    func marked(_ i: Int) {
         flags[i].formUnion([.positioned, .needsRank])
     }
 }

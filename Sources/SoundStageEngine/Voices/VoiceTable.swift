@@ -92,8 +92,8 @@ struct VoiceTable {
     private(set) var increment: [Int64] = []
     /// Its plays' length in the mixer's fixed point (`Int64.max`: loops forever).
     private(set) var length: [Int64] = []
-    /// Where it is: three floats a voice, and one spare float after the last (``PointLane``).
-    private(set) var position: [Float] = [0]
+    /// Where it is: three floats a voice (``PointLane``).
+    private(set) var position: [Float] = []
     /// What ranks it for a source: pinned, then priority, then audibility (its low 32 bits).
     var rank: [UInt64] = []
     private(set) var volume: [Float] = []
@@ -141,7 +141,6 @@ struct VoiceTable {
         end.append(contentsOf: repeatElement(.max, count: n))
         increment.append(contentsOf: repeatElement(0, count: n))
         length.append(contentsOf: repeatElement(0, count: n))
-        // The spare float stays last: the first new voice's x is the old spare.
         position.append(contentsOf: repeatElement(0, count: 3 * n))
         rank.append(contentsOf: repeatElement(0, count: n))
         volume.append(contentsOf: repeatElement(1, count: n))

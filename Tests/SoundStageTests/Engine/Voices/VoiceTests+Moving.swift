@@ -52,6 +52,53 @@ extension VoiceTests {
         }
     }
 
+    @Test("moves made from the last slot to the first, and in a scrambled order, put every coordinate of every voice where its steps take it, and touch no neighbour; a step or point not finite in any one coordinate moves nothing")
+    func movedInAnyOrder() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        try engine.configureVoices(VoiceConfiguration(realVoices: 4, maxVoices: 64))
+        let tone = try EngineRig.sine(engine, amplitude: 0.05, seconds: 0.25)
+        // Each coordinate of each voice its own value.
+        var expected = (0..<64).map { k in SIMD3<Float>(Float(k), Float(100 + k), Float(-k)) }
+        let voices = try expected.map { try engine.play(tone, at: $0, loops: -1) }
+        let steps = (0..<64).map { k in SIMD3<Float>(0.5, Float(k % 3) - 1, 0.25 * Float(k % 5)) }
+        // From the last slot to the first, then every 7th slot (64 and 7 are coprime: each once).
+        let orders = [Array((0..<64).reversed()), (0..<64).map { $0 * 7 % 64 }]
+        for order in orders {
+            let moved = engine.moveVoices { positions in
+                var moved = 0
+                for k in order where positions.move(voices[k], by: steps[k]) { moved += 1 }
+                return moved
+            }
+            #expect(moved == 64)
+            for k in order { expected[k] += steps[k] }
+            #expect(voices.map(\.position) == expected, "every voice where its steps took it")
+        }
+        // One coordinate not finite at a time, for a voice between two others: nothing moves.
+        let bad: [Float] = [.nan, .infinity, -.infinity]
+        let refused = engine.moveVoices { positions in
+            var refused: [Bool] = []
+            for lane in 0..<3 {
+                for value in bad {
+                    var step = SIMD3<Float>.zero, point = SIMD3<Float>(1, 2, 3)
+                    step[lane] = value
+                    point[lane] = value
+                    refused.append(!positions.move(voices[10], by: step))
+                    refused.append(!positions.move(voices[10], to: point))
+                }
+            }
+            return refused
+        }
+        #expect(refused.count == 18 && refused.allSatisfy { $0 }, "a NaN or an infinity in x, y or z, by a step or as a point")
+        #expect(voices.map(\.position) == expected, "the voice and its neighbours where they were")
+        // A finite step that takes a coordinate out of Float's range moves nothing either.
+        let far = SIMD3<Float>(0, .greatestFiniteMagnitude, 0)
+        let (placed, overflowed) = engine.moveVoices { positions in
+            (positions.move(voices[20], to: far), positions.move(voices[20], by: far))
+        }
+        #expect(placed && !overflowed && voices[20].position == far)
+    }
+
     @Test("a real voice moved into the world after playing at the listener is heard where the world puts it, and back at the listener: its source's relative flag is written again")
     func movedBetweenSpaces() throws {
         // A move within a voice's space writes its source's position alone; a move out of it
