@@ -289,9 +289,10 @@ if arguments.contains("--gap") {
 
 /// The voice tick: `voices` looping emitters moving every frame, `real` of them real. Each
 /// tick moves them all (one setPositions call; with `inPlace`, one moveVoices call that moves
-/// each by its step where it is, as the C loop does) and runs the engine's service tick.
-/// Returns the median seconds of a tick over `ticks`.
-func swiftVoiceTick(voices count: Int, real: Int, ticks: Int, inPlace: Bool = false) throws -> Double {
+/// each by its step where it is, as the C loop does; with `reversed` too, from the last slot to
+/// the first) and runs the engine's service tick. Returns the median seconds of a tick over
+/// `ticks`.
+func swiftVoiceTick(voices count: Int, real: Int, ticks: Int, inPlace: Bool = false, reversed: Bool = false) throws -> Double {
     let engine = try AudioEngine(output: .offline(RenderFormat()), attributes: ContextAttributes(monoSources: real + real / 4 + 1, hrtf: .off),
                                  service: .manual())
     defer { engine.shutdown() }
@@ -307,7 +308,9 @@ func swiftVoiceTick(voices count: Int, real: Int, ticks: Int, inPlace: Bool = fa
         let p = SIMD3<Float>(next(), 0, next())
         moves.append((try engine.play(sound, at: p, loops: -1), p))
     }
-    let voices = moves.map(\.0)
+    // A game's emitters need not be in the order of their slots (a slot is reused as voices
+    // end): `reversed` moves them from the last slot to the first.
+    let voices = reversed ? moves.reversed().map(\.0) : moves.map(\.0)
     var times: [Double] = []
     for _ in 0..<ticks {
         let start = now()
@@ -393,8 +396,9 @@ if let workload = option("--workload") {
     case "voices-inplace-swift": _ = try swiftVoiceTick(voices: tickVoices, real: 64, ticks: ticks, inPlace: true)
     case "voices-c": _ = cbase_voice_tick(Int32(tickVoices), 64, Int32(ticks))
     case "voices-moves-c": _ = cbase_voice_tick_moves(Int32(tickVoices), 64, Int32(ticks), 1)
-    case "pool-swift": _ = try swiftPoolMix(real: 192, frames: 48_000)
-    case "pool-c": _ = cbase_mix(192, 48_000, 480, 0)
+    // One second of a full pool (`--frames N`), and the seconds it took.
+    case "pool-swift": print(try swiftPoolMix(real: 192, frames: Int(option("--frames") ?? "") ?? 48_000))
+    case "pool-c": print(cbase_mix(192, Int32(option("--frames") ?? "") ?? 48_000, 480, 0))
     case "none": break   // process start-up only, subtracted from the others
     default:
         FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-inplace-swift, voices-c, voices-moves-c, volume-swift, volume-c, pool-swift, pool-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
@@ -504,10 +508,10 @@ if only == nil || only == "voices" {
     /// ms), so that a host whose speed drifts from run to run moves the three sizes together.
     /// Linear: each voice past 10,000 costs what each from 1,000 to 10,000 did, within 25 %;
     /// the figure is the median of each run's own. C's is printed beside it: where the C loop
-    /// is not linear either, the data outgrew a cache, not the code. `reference`, another C
-    /// loop, is timed at 100,000 voices in the same runs.
+    /// is not linear either, the data outgrew a cache, not the code. `reference`, another loop
+    /// (C, or SoundStage's moved in another order), is timed at 100,000 voices in the same runs.
     typealias TickLine = (s: [Int: [Double]], c: [Int: [Double]], line: Double, cLine: Double, reference: [Double])
-    func tickLine(_ swift: (Int, Int) throws -> Double, _ c: (Int, Int) -> Double, reference: ((Int, Int) -> Double)? = nil) throws -> TickLine {
+    func tickLine(_ swift: (Int, Int) throws -> Double, _ c: (Int, Int) -> Double, reference: ((Int, Int) throws -> Double)? = nil) throws -> TickLine {
         var s: [Int: [Double]] = [:], k: [Int: [Double]] = [:], r: [Double] = []
         for _ in 0..<runs {
             for voices in sizes {
@@ -537,8 +541,10 @@ if only == nil || only == "voices" {
     let plainC = { (voices: Int, ticks: Int) -> Double in let t = cbase_voice_tick(Int32(voices), 64, Int32(ticks)); return t < 0 ? t : t * 1_000 }
     let moving = try tickLine({ try swiftVoiceTick(voices: $0, real: 64, ticks: $1) * 1_000 },
                               { let t = cbase_voice_tick_moves(Int32($0), 64, Int32($1), 1); return t < 0 ? t : t * 1_000 }, reference: plainC)
-    // Moved in place (moveVoices), as the C loop moves them.
-    let inPlace = try tickLine({ try swiftVoiceTick(voices: $0, real: 64, ticks: $1, inPlace: true) * 1_000 }, plainC)
+    // Moved in place (moveVoices), as the C loop moves them; and, at 100,000 voices, from the
+    // last slot to the first.
+    let inPlace = try tickLine({ try swiftVoiceTick(voices: $0, real: 64, ticks: $1, inPlace: true) * 1_000 }, plainC,
+                               reference: { try swiftVoiceTick(voices: $0, real: 64, ticks: $1, inPlace: true, reversed: true) * 1_000 })
     for voices in sizes {
         let s = moving.s[voices]!, c = moving.c[voices]!
         var goal = "within 1.5x of C", met = median(s) <= 1.5 * median(c)
@@ -566,6 +572,12 @@ if only == nil || only == "voices" {
         figures.append(Figure(name: "voice tick, \(voices) voices moved in place (moveVoices), 64 real (SoundStage ms per tick)", unit: "ms",
                               swift: s, c: c, ratio: { $0 / $1 }, goal: goal, met: { _ in met }))
     }
+    // The game's voices moved from the last slot to the first, beside the C loop (whose order
+    // is its own arrays'), timed in the same runs.
+    let reversed = inPlace.reference, plain = inPlace.c[100_000]!
+    figures.append(Figure(name: "voice tick, 100000 voices moved in place from the last slot to the first (moveVoices), 64 real (SoundStage ms per tick)",
+                          unit: "ms", swift: reversed, c: plain, ratio: { $0 / $1 }, goal: "within 1.5x of C",
+                          met: { _ in median(reversed) <= 1.5 * median(plain) }))
     let real = 192, frames = Int((quick ? 0.5 : 2.0) * 48_000) / 4_800 * 4_800
     let (s, c) = try measure({ Double(frames) / 48_000 / (try swiftPoolMix(real: real, frames: frames)) },
                              { let t = cbase_mix(Int32(real), Int32(frames), 480, 0); return t < 0 ? t : Double(frames) / 48_000 / t })
