@@ -7,6 +7,9 @@
 #   scripts/fuzz.sh all [seconds]      every target, as many at once as there are cores
 #                                      (scripts/test.sh --full runs this for 12 s each)
 #   scripts/fuzz.sh build              only build the fuzzer
+#   scripts/fuzz.sh all SECONDS built  fuzz with the fuzzer built before, not built again
+#                                      (a build is redone whenever any variable of the
+#                                      environment differs from the last build's)
 #
 # Targets: wav aiff caf ogg opus flac mp3 (the decoders), scene (the JSON scene parser, small
 # scenes rendered), api (random sequences of public API calls on an offline engine). Every
@@ -57,7 +60,11 @@ run() {
     return "$status"
 }
 
-build
+if [[ ${3:-} == built ]]; then
+    [[ -x $binary ]] || { echo "no fuzzer at $binary: run scripts/fuzz.sh build first" >&2; exit 1; }
+else
+    build
+fi
 [[ $target == build ]] && exit 0
 if [[ $target == all ]]; then
     jobs=$(nproc)

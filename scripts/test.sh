@@ -132,9 +132,8 @@ grep -E "^✔ Test run|^✘" .build/offline-1.23.log .build/device-lost-pipewire
 # The ten-minute playlist, and beside it, in a process of their own, every other live test
 # one at a time: each records a sink of its own or runs a server of its own, so none hears
 # another, and they ask little of the cores (one after the other they take five and a half
-# minutes). Nothing else runs beside them: the fuzzer built beside them at nice 19 was built
-# again by the fuzzing phase all the same (78 s, for a reason not found), and with the
-# fuzzers running beside it the playlist heard 5 gaps. (`swift test` holds the build folder's
+# minutes). The fuzzer is built beside them (below), but the fuzzers do not run there: with
+# them beside it the playlist heard 5 gaps. (`swift test` holds the build folder's
 # lock until its tests end: a second one waited the whole six minutes; the bundle is run
 # itself.) Then, in the same process chain, the live set of the quick tier, the session's
 # server tests and the default moves on OpenAL Soft 1.23.1.
@@ -150,6 +149,12 @@ beside() {
 # 22 gaps and an underrun; the others hold on a loaded machine (scripts/loaded.sh).
 beside &
 others=$!
+# The fuzzer is built beside them too, at nice 19 (its build took 146 s of the run's longest
+# path at the end). It was built again by the fuzzing phase when it was last built here: SwiftPM
+# builds again whenever a variable of the environment differs from the last build's (one set
+# to 1, then 2, rebuilt it all), so the fuzzing phase now takes the fuzzer built here.
+nice -n 19 scripts/fuzz.sh build > .build/fuzz-build.log 2>&1 &
+fuzzBuild=$!
 phase "ten-minute playlist" swift test --skip-build --filter PlaylistServerTests
 status=0
 phase "every other live test, then the live set on OpenAL Soft 1.23.1 (serialized, beside it)" wait "$others" || status=$?
@@ -186,6 +191,10 @@ phase documentation scripts/docs.sh
 # fuzzer's build 166 s of its 316), at 20 s 24 min before the offline tests ran on 1.23.1
 # too, at 10 s with the PipeWire phases 25 min 25 s (the phase 175 s); it is kept near 25
 # minutes. `scripts/fuzz.sh TARGET 600` fuzzes one for longer.
-phase "the fuzzer built, every target fuzzed for 8 s" scripts/fuzz.sh all 8
+fuzz_built() {
+    wait "$fuzzBuild" || { cat .build/fuzz-build.log; return 1; }
+    scripts/fuzz.sh all 8 built
+}
+phase "the fuzzer built (beside the playlist), every target fuzzed for 8 s" fuzz_built
 phase "the live tests on PipeWire, OpenAL Soft 1.23.1 (serialized, beside them)" wait "$othersPipeWire" || { cat .build/live-pipewire.log; exit 1; }
 grep -E "^✔ Suite|^✘|^✔ Test run" .build/live-pipewire.log >&2 || true
