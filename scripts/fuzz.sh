@@ -5,11 +5,14 @@
 #
 #   scripts/fuzz.sh TARGET [seconds]   one target (default 600 s)
 #   scripts/fuzz.sh all [seconds]      every target, as many at once as there are cores
-#                                      (scripts/test.sh --full runs this for 12 s each)
+#                                      (scripts/test.sh --full runs this for 8 s each)
 #   scripts/fuzz.sh build              only build the fuzzer
-#   scripts/fuzz.sh all SECONDS built  fuzz with the fuzzer built before, not built again
-#                                      (a build is redone whenever any variable of the
-#                                      environment differs from the last build's)
+#   scripts/fuzz.sh all SECONDS built  fuzz with the fuzzer as it was last built, whatever
+#                                      its commit (scripts/test.sh --full builds it earlier,
+#                                      beside other phases: SwiftPM builds again whenever the
+#                                      environment differs from the last build's, even in a
+#                                      variable it does not use: FOO=1, then FOO=2, rebuilt
+#                                      every target here)
 #
 # Targets: wav aiff caf ogg opus flac mp3 (the decoders), scene (the JSON scene parser, small
 # scenes rendered), api (random sequences of public API calls on an offline engine). Every
@@ -27,7 +30,7 @@ ensure_packages "${SOUNDSTAGE_BUILD_PACKAGES[@]}" sox vorbis-tools flac opus-too
 ensure_swift
 
 targets=(wav aiff caf ogg opus flac mp3 scene api)
-target=${1:?usage: scripts/fuzz.sh ${targets[*]}|all [seconds]}
+target=${1:?usage: scripts/fuzz.sh ${targets[*]}|all [seconds [built]] or scripts/fuzz.sh build}
 seconds=${2:-600}
 out=.build-fuzz
 binary=$out/spm/release/soundstage-fuzz

@@ -151,10 +151,13 @@ beside &
 others=$!
 # The fuzzer is built beside them too, at nice 19 (its build took 146 s of the run's longest
 # path at the end). It was built again by the fuzzing phase when it was last built here: SwiftPM
-# builds again whenever a variable of the environment differs from the last build's (one set
-# to 1, then 2, rebuilt it all), so the fuzzing phase now takes the fuzzer built here.
-nice -n 19 scripts/fuzz.sh build > .build/fuzz-build.log 2>&1 &
+# builds again whenever the environment differs from the last build's, even in a variable it
+# does not use (FOO=1, then FOO=2, rebuilt every target), so the fuzzing phase takes the fuzzer
+# built here as it is. It is waited for before the phases that run alone, and stopped with its
+# compilers (its own process group) if the run ends first.
+setsid nice -n 19 scripts/fuzz.sh build > .build/fuzz-build.log 2>&1 &
 fuzzBuild=$!
+trap '{ kill -- -"$fuzzBuild" 2>/dev/null || true; stop_pulse; }' EXIT
 phase "ten-minute playlist" swift test --skip-build --filter PlaylistServerTests
 status=0
 phase "every other live test, then the live set on OpenAL Soft 1.23.1 (serialized, beside it)" wait "$others" || status=$?
@@ -164,6 +167,8 @@ case $status in
     *) cat .build/live-1.23.log; exit 1 ;;
 esac
 grep -E "^✔ Suite|^✘|^✔ Test run" .build/live.log .build/live-1.23.log >&2 || true
+phase "the fuzzer built (beside them)" wait "$fuzzBuild" || { cat .build/fuzz-build.log; exit 1; }
+trap stop_pulse EXIT
 phase "the game in a terminal" swift test --skip-build --filter DrumDubGameTests
 phase "the game in a terminal on OpenAL Soft 1.23.1" env LD_LIBRARY_PATH="$openal123" swift test --skip-build --filter DrumDubGameTests
 phase "the game in a terminal on PipeWire" on_pipewire swift test --skip-build --filter DrumDubGameTests
@@ -191,10 +196,6 @@ phase documentation scripts/docs.sh
 # fuzzer's build 166 s of its 316), at 20 s 24 min before the offline tests ran on 1.23.1
 # too, at 10 s with the PipeWire phases 25 min 25 s (the phase 175 s); it is kept near 25
 # minutes. `scripts/fuzz.sh TARGET 600` fuzzes one for longer.
-fuzz_built() {
-    wait "$fuzzBuild" || { cat .build/fuzz-build.log; return 1; }
-    scripts/fuzz.sh all 8 built
-}
-phase "the fuzzer built (beside the playlist), every target fuzzed for 8 s" fuzz_built
+phase "every target fuzzed for 8 s (the fuzzer built beside the playlist)" scripts/fuzz.sh all 8 built
 phase "the live tests on PipeWire, OpenAL Soft 1.23.1 (serialized, beside them)" wait "$othersPipeWire" || { cat .build/live-pipewire.log; exit 1; }
 grep -E "^✔ Suite|^✘|^✔ Test run" .build/live-pipewire.log >&2 || true
