@@ -17,7 +17,7 @@ struct PointLane {
 
     /// The lane of `floats`, three a voice.
     init(_ floats: UnsafeMutableBufferPointer<Float>) {
-        // An empty lane's address is never read.
+        // An empty lane's address is never dereferenced.
         base = floats.baseAddress ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Float>.alignment).unsafelyUnwrapped
         count = floats.count / 3
     }

@@ -36,8 +36,8 @@ struct DistanceLawTests {
             let least = uniform(0.002...0.3)
             let floor = round % 11 == 0 ? RankFloor.open : RankFloor(least: 128 << 32 | UInt64(least.bitPattern), listenerGain: 1)
             let busGain: Float = [0, 0.25, 1][round % 3]
-            // Three floats a voice, and the spare one, as the table keeps them.
-            var floats: [Float] = points.flatMap { p -> [Float] in [p.x, p.y, p.z] } + [0]
+            // Three floats a voice, as the table keeps them.
+            var floats: [Float] = points.flatMap { p -> [Float] in [p.x, p.y, p.z] }
             reach.withUnsafeBufferPointer { reach in
                 floats.withUnsafeMutableBufferPointer { floats in
                     let lanes = ReachLanes(reach: reach, bound: bound, position: PointLane(floats))
