@@ -20,6 +20,8 @@ struct TickLanes {
     let tier: UnsafeBufferPointer<UInt64>
     /// The tier of a voice that is not pinned, in one byte (``tier`` is eight).
     let priority: UnsafeBufferPointer<UInt8>
+    /// What each four slots share of their bus and priority (``VoiceTable/fours``).
+    let fours: UnsafeBufferPointer<FourSlots>
     let details: UnsafeBufferPointer<VoiceDetails>
 
     /// The lanes a distance law's bound reads.

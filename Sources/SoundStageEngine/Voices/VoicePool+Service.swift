@@ -254,15 +254,14 @@ extension VoicePool {
                                                            _ law: Law.Type) -> (Int, PlainLook) {
         // The lanes in registers: read through `v`, each would be read again after every
         // write to the flags.
-        let count = v.count, flagLane = v.flags, busLane = v.bus, end = v.end, priority = v.priority, reach = v.reachLanes
-        let buses = inputs.buses, gains = inputs.gains, now = inputs.now
-        // The floor's priority in each of four bytes (none while it is pinned).
+        let count = v.count, flagLane = v.flags, busLane = v.bus, end = v.end, priority = v.priority, fours = v.fours
+        let reach = v.reachLanes, buses = inputs.buses, gains = inputs.gains, now = inputs.now
+        // The floor's priority (past any priority while it is pinned).
         let floorPriority = floor.tier >> 32
-        let floorPriorities = floorPriority <= 0xFF ? floorPriority &* 0x0101_0101 : .max
         var i = start
         while i < count {
-            if i & 3 == 0, i &+ 4 <= count, skipFour(i, flagLane, busLane, priority, reach, buses: buses, gains: gains, floor,
-                                                     floorPriorities: floorPriorities, listener, plain: plain, plainLooks: plainLooks, law) {
+            if i & 3 == 0, i &+ 4 <= count, skipFour(i, flagLane, fours, reach, buses: buses, gains: gains, floor, floorPriority: floorPriority,
+                                                     listener, plain: plain, plainLooks: plainLooks, law) {
                 i &+= 4
                 continue
             }
@@ -285,31 +284,30 @@ extension VoicePool {
     }
 
     /// Whether voices `i` to `i + 3` (`i` a multiple of four) are plain, never end, share one
-    /// bus that plays and one priority, and cannot reach a source; if so they are marked as the
-    /// one-at-a-time path marks each. False leaves them to that path. `floorPriorities` is the
-    /// floor's priority in each of four bytes.
+    /// bus that plays and one priority (``FourSlots``), and cannot reach a source; if so they
+    /// are marked as the one-at-a-time path marks each. False leaves them to that path.
+    /// `floorPriority` is the floor's tier over 2^32: its priority, or more than any while it is
+    /// pinned.
     @inline(__always)
     private static func skipFour<Law: DistanceLaw.Model>(_ i: Int, _ flagLane: UnsafeMutableBufferPointer<VoiceFlags>,
-                                                          _ busLane: UnsafeBufferPointer<Int32>, _ priority: UnsafeBufferPointer<UInt8>,
-                                                          _ reach: ReachLanes, buses: UnsafeBufferPointer<BusBits>,
-                                                          gains: UnsafeBufferPointer<Float>, _ floor: RankFloor, floorPriorities: UInt64,
-                                                          _ listener: ListenerSnapshot, plain: VoiceFlags, plainLooks: VoiceFlags,
-                                                          _ law: Law.Type) -> Bool {
+                                                          _ fours: UnsafeBufferPointer<FourSlots>, _ reach: ReachLanes,
+                                                          buses: UnsafeBufferPointer<BusBits>, gains: UnsafeBufferPointer<Float>,
+                                                          _ floor: RankFloor, floorPriority: UInt64, _ listener: ListenerSnapshot,
+                                                          plain: VoiceFlags, plainLooks: VoiceFlags, _ law: Law.Type) -> Bool {
         let flagsAt = UnsafeMutableRawPointer(flagLane.baseAddress.unsafelyUnwrapped + i)
         let flags = flagsAt.loadUnaligned(as: SIMD4<UInt16>.self)
         // Each plain, and endless (a voice that may end is looked at alone).
         let looks = SIMD4(repeating: plainLooks.rawValue | VoiceFlags.endless.rawValue)
         guard flags & looks == SIMD4(repeating: plain.rawValue | VoiceFlags.endless.rawValue) else { return false }
-        let busAt = UnsafeRawPointer(busLane.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: SIMD4<Int32>.self)
-        guard busAt == SIMD4(repeating: busAt.x), buses[Int(busAt.x)].isEmpty else { return false }
-        let priorities = UnsafeRawPointer(priority.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt32.self)
+        let four = fours[i &>> 2]
+        guard !four.isMixed, buses[four.bus].isEmpty else { return false }
         let unknown = VoiceFlags([.needsRank, .rankUnknown])
-        if UInt64(priorities) == floorPriorities {
+        if four.priority == floorPriority {
             // The floor's tier: the bound decides.
-            guard Law.cannotReachFour(reach, i, busGain: gains[Int(busAt.x)], floor: floor, listener: listener) else { return false }
+            guard Law.cannotReachFour(reach, i, busGain: gains[four.bus], floor: floor, listener: listener) else { return false }
         } else {
             // Not pinned: their tier is their priority. One below the floor's never gets in.
-            guard priorities == UInt32(priorities & 0xFF) &* 0x0101_0101, UInt64(priorities & 0xFF) << 32 < floor.tier else { return false }
+            guard four.priority << 32 < floor.tier else { return false }
         }
         flagsAt.storeBytes(of: flags | SIMD4(repeating: unknown.rawValue), as: SIMD4<UInt16>.self)
         return true

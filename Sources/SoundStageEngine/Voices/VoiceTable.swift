@@ -73,7 +73,7 @@ struct VoiceTable {
     /// The slots in use (free or playing); the lanes may hold more, not yet used.
     private(set) var count = 0
     var flags: [VoiceFlags] = []
-    var bus: [Int32] = []
+    private(set) var bus: [Int32] = []
     /// Index in ``VoicePoolState/reals`` while real, -1 while virtual (written with
     /// ``setReal(_:_:)``, which keeps the ``VoiceFlags/real`` bit with it).
     private(set) var real: [Int32] = []
@@ -118,6 +118,9 @@ struct VoiceTable {
     var pitch: [Float] = []
     var generation: [UInt32] = []
     private(set) var priority: [UInt8] = []
+    /// What each four slots share of ``bus`` and ``priority`` (``FourSlots``): `fours[g]` is
+    /// slots `4 g` to `4 g + 3`'.
+    private(set) var fours: [FourSlots] = []
     /// What the tick does not read.
     var details: [VoiceDetails] = []
 
@@ -155,6 +158,7 @@ struct VoiceTable {
         pitch.append(contentsOf: repeatElement(1, count: n))
         generation.append(contentsOf: repeatElement(0, count: n))
         priority.append(contentsOf: repeatElement(128, count: n))
+        fours.append(contentsOf: repeatElement(FourSlots(buses: .zero, priorities: SIMD4(repeating: 128)), count: n / 4))
         details.append(contentsOf: repeatElement(VoiceDetails(), count: n))
     }
 
@@ -184,6 +188,9 @@ struct VoiceTable {
         pitch[i] = slot.pitch
         generation[i] = slot.generation
         priority[i] = slot.priority
+        let first = i & ~3
+        fours[first / 4] = FourSlots(buses: SIMD4(bus[first], bus[first + 1], bus[first + 2], bus[first + 3]),
+                                     priorities: SIMD4(priority[first], priority[first + 1], priority[first + 2], priority[first + 3]))
     }
 
     func isLive(_ i: Int) -> Bool { flags[i].contains(.live) }
@@ -294,11 +301,13 @@ extension VoiceTable {
                                             reach.withUnsafeBufferPointer { reach in
                                                 tier.withUnsafeBufferPointer { tier in
                                                     priority.withUnsafeBufferPointer { priority in
-                                                        details.withUnsafeBufferPointer { details in
-                                                            body(TickLanes(count: count, flags: flags, origin: origin, end: end, rank: rank,
-                                                                           bus: bus, increment: increment, position: PointLane(position), gain: gain,
-                                                                           distance: distance, reach: reach, reachBound: reachBound, tier: tier,
-                                                                           priority: priority, details: details))
+                                                        fours.withUnsafeBufferPointer { fours in
+                                                            details.withUnsafeBufferPointer { details in
+                                                                body(TickLanes(count: count, flags: flags, origin: origin, end: end, rank: rank,
+                                                                               bus: bus, increment: increment, position: PointLane(position), gain: gain,
+                                                                               distance: distance, reach: reach, reachBound: reachBound, tier: tier,
+                                                                               priority: priority, fours: fours, details: details))
+                                                            }
                                                         }
                                                     }
                                                 }

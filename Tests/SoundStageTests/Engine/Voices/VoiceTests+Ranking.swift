@@ -241,6 +241,98 @@ struct VoiceRankingTests {
         #expect(bound.maximum == VoiceOptions().maxDistance)
     }
 
+    @Test("four slots on more than one bus, or of more than one priority, are looked at one by one: real as OpenAL's formula says, and what each four share follows every play into a freed slot")
+    func mixedFoursMatchTheFormula() throws {
+        // The tick reads one bus and one priority for four plain voices that share them
+        // (`FourSlots`); fours that do not are looked at one voice at a time. Here one slot of
+        // most fours differs: on a loud bus among voices on a quiet one, or of a higher or a
+        // lower priority among voices of the default.
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let count = 1_200, real = 12
+        try engine.configureVoices(VoiceConfiguration(realVoices: real, maxVoices: count))
+        let tone = try EngineRig.sine(engine, amplitude: 0.1, seconds: 0.5)
+        let loud = try engine.makeBus(named: "loud"), quiet = try engine.makeBus(named: "quiet")
+        try quiet.setVolume(0.05)
+        var uniform = SeededUniform(seed: 37)
+        struct Expected {
+            var voice: Voice; var position: SIMD3<Float>; var volume: Float; var bus: Bus?; var priority: Int; var options: VoiceOptions
+        }
+        /// Slot `k`'s bus and priority: in three of every five fours one slot differs (and in
+        /// one four of fifty more).
+        func kind(_ k: Int) -> (bus: Bus?, priority: Int) {
+            let four = k / 4, odd = k % 4 == four % 4
+            switch four % 5 {
+            case 1: return (odd ? loud : quiet, 128)
+            case 2: return (nil, odd && four % 50 == 2 ? 200 : 128)   // 6 voices above the rest
+            case 3: return (nil, odd ? 100 : 128)
+            case 4: return (odd ? nil : quiet, 128)
+            default: return (nil, 128)
+            }
+        }
+        func play(_ k: Int) throws -> Expected {
+            let (bus, priority) = kind(k)
+            let options = VoiceOptions(referenceDistance: uniform(0.25...4), rolloffFactor: uniform(0.5...3))
+            let position = SIMD3<Float>(uniform(-60...60), uniform(-2...2), uniform(-60...60)), volume = uniform(0.05...1)
+            let voice = try engine.play(tone, at: position, volume: volume, priority: priority, loops: -1, bus: bus, options: options)
+            return Expected(voice: voice, position: position, volume: volume, bus: bus, priority: priority, options: options)
+        }
+        var all = try (0..<count).map(play)
+        #expect(all.enumerated().allSatisfy { Int($0.element.voice.index) == $0.offset }, "voice k in slot k")
+        let listener = SIMD3<Float>(2, 0, -1)
+        try engine.listener.set(.position, to: listener)
+        func rank(_ e: Expected) -> UInt64 {
+            let dx = listener.x - e.position.x, dy = listener.y - e.position.y, dz = listener.z - e.position.z
+            let ref = e.options.referenceDistance, rolloff = e.options.rolloffFactor
+            let d = min(max((dx * dx + dy * dy + dz * dz).squareRoot(), ref), e.options.maxDistance)
+            let denominator = ref + rolloff * (d - ref)
+            let gain = e.volume * (e.bus?.volume ?? 1)
+            let audibility = min(1, max(0, gain * (denominator > 0 ? ref / denominator : 1)))
+            return UInt64(e.priority) << 32 | UInt64(audibility.bitPattern)
+        }
+        /// What each four share, as the table holds it and as its bus and priority lanes say.
+        func fours() -> (held: [FourSlots], lanes: [FourSlots]) {
+            engine.voices.state.withLockedValue { s in
+                let t = s.slots
+                let lanes = stride(from: 0, to: t.bus.count, by: 4).map { g in
+                    FourSlots(buses: SIMD4(t.bus[g], t.bus[g + 1], t.bus[g + 2], t.bus[g + 3]),
+                              priorities: SIMD4(t.priority[g], t.priority[g + 1], t.priority[g + 2], t.priority[g + 3]))
+                }
+                return (t.fours, lanes)
+            }
+        }
+        let first = fours()
+        #expect(first.held == first.lanes)
+        #expect((0..<count / 4).allSatisfy { g in first.held[g].isMixed == ([1, 3, 4].contains(g % 5) || g % 50 == 2) },
+                "one slot differs in three of every five fours, and in one of fifty more")
+        for round in 0..<40 {
+            // Every tenth round, a tenth of the voices stop and others take their slots, the
+            // other way round: what was a four alike is mixed now, and back.
+            if round % 10 == 5 {
+                for k in stride(from: round % 4, to: count, by: 10) {
+                    all[k].voice.stop()   // its slot is freed at once, and taken by the next play
+                    let (bus, priority) = kind(k + 1)
+                    let voice = try engine.play(tone, at: all[k].position, volume: all[k].volume, priority: priority, loops: -1, bus: bus,
+                                                options: all[k].options)
+                    #expect(Int(voice.index) == k, "the freed slot is taken again")
+                    (all[k].voice, all[k].bus, all[k].priority) = (voice, bus, priority)
+                }
+                let now = fours()
+                #expect(now.held == now.lanes, "round \(round): what each four shares follows the plays")
+            }
+            var steps: [SIMD3<Float>] = []
+            for _ in all.indices { steps.append([uniform(-6...6), 0, uniform(-6...6)]) }
+            engine.moveVoices { positions in
+                for (e, step) in zip(all, steps) { positions.move(e.voice, by: step) }
+            }
+            for k in all.indices { all[k].position += steps[k] }
+            _ = try engine.render(frames: 480)
+            let expected = Set(all.sorted { rank($0) > rank($1) }.prefix(real).map(\.voice))
+            let got = Set(all.map(\.voice).filter(\.isReal))
+            #expect(got == expected, "round \(round): \(got.subtracting(expected).count) real that should not be, \(expected.subtracting(got).count) missing")
+        }
+    }
+
     @Test("a virtual voice tied with a real one of a higher slot takes its source, whatever the rolloff: ties go to the lower slot")
     func tieGoesToTheLowerSlot() throws {
         // Inside its reference distance a voice is heard at its volume: two voices of one
