@@ -401,7 +401,7 @@ if let workload = option("--workload") {
     case "pool-c": print(cbase_mix(192, Int32(option("--frames") ?? "") ?? 48_000, 480, 0))
     case "none": break   // process start-up only, subtracted from the others
     default:
-        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-inplace-swift, voices-c, voices-moves-c, volume-swift, volume-c, pool-swift, pool-c, decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
+        FileHandle.standardError.write(Data("unknown workload \(workload); use setters-swift, setters-batch-swift, setters-bulk-swift, setters-c, mix-swift, mix-c, voices-swift, voices-inplace-swift, voices-c, voices-moves-c, volume-swift, volume-c, pool-swift, pool-c (--frames N), decode-swift, decode-c, wav-swift, wav-c or engine-swift (after one full run made the files)\n".utf8))
         exit(2)
     }
     exit(0)
