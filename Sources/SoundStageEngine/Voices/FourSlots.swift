@@ -1,14 +1,14 @@
 /// What four slots of the voice table share (slots `4 g` to `4 g + 3`), in 4 bytes: their bus
 /// and priority when all four have the same ones (the bus in the low 24 bits, the priority in
 /// the high 8), else ``mixed``. The tick reads it for four plain voices at once in place of
-/// their bus and priority lanes (20 bytes): at 100,000 voices, 0.4 MB a tick rather than 2.
-/// ``VoiceTable/setRow(_:_:)`` writes it with the slot's bus and priority, the only writer of
-/// either.
+/// their bus and priority lanes (20 bytes): at 100,000 voices, 0.1 MB a tick rather than 0.5.
+/// ``VoiceTable/setRow(_:_:)`` writes it with the slot's bus and priority, their only writer
+/// but for the table's growth, which makes new slots alike (bus 0, priority 128).
 struct FourSlots: Equatable {
     let rawValue: UInt32
 
-    /// Four slots on more than one bus, or of more than one priority (or on a bus past what 24
-    /// bits hold).
+    /// Four slots on more than one bus, or of more than one priority (or on a bus numbered
+    /// 0xFFFFFF or more, or below 0).
     static let mixed = FourSlots(rawValue: .max)
 
     init(rawValue: UInt32) { self.rawValue = rawValue }

@@ -119,7 +119,7 @@ struct VoiceTable {
     var generation: [UInt32] = []
     private(set) var priority: [UInt8] = []
     /// What each four slots share of ``bus`` and ``priority`` (``FourSlots``): `fours[g]` is
-    /// slots `4 g` to `4 g + 3`'.
+    /// slots `4 g` to `4 g + 3`.
     private(set) var fours: [FourSlots] = []
     /// What the tick does not read.
     var details: [VoiceDetails] = []
