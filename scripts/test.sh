@@ -132,8 +132,9 @@ grep -E "^✔ Test run|^✘" .build/offline-1.23.log .build/device-lost-pipewire
 # The ten-minute playlist, and beside it, in a process of their own, every other live test
 # one at a time: each records a sink of its own or runs a server of its own, so none hears
 # another, and they ask little of the cores (one after the other they take five and a half
-# minutes). The fuzzer is built beside them (below), but the fuzzers do not run there: with
-# them beside it the playlist heard 5 gaps. (`swift test` holds the build folder's
+# minutes). Nothing else runs beside them: with the fuzzers running beside it the playlist
+# heard 5 gaps, and with the fuzzer's build beside it (at nice 19) one 10 ms silence in one CI
+# run of three. (`swift test` holds the build folder's
 # lock until its tests end: a second one waited the whole six minutes; the bundle is run
 # itself.) Then, in the same process chain, the live set of the quick tier, the session's
 # server tests and the default moves on OpenAL Soft 1.23.1.
@@ -149,17 +150,6 @@ beside() {
 # 22 gaps and an underrun; the others hold on a loaded machine (scripts/loaded.sh).
 beside &
 others=$!
-# The fuzzer is built beside them too, at nice 19 (its build took 146 s of the run's longest
-# path at the end). It was built again by the fuzzing phase when it was last built here: SwiftPM
-# builds again whenever the environment differs from the last build's, even in a variable it
-# does not use (FOO=1, then FOO=2, rebuilt every target), so the fuzzing phase takes the fuzzer
-# built here as it is. It is waited for before the phases that run alone, and stopped with its
-# compilers if the run ends first.
-setsid nice -n 19 scripts/fuzz.sh build > .build/fuzz-build.log 2>&1 &
-fuzzBuild=$!
-# (SwiftPM starts its compilers in process groups of their own: they are matched by the
-# build folder in their command lines.)
-trap '{ kill -- -"$fuzzBuild" 2>/dev/null || true; pkill -f "$PWD/.build-fuzz/spm/" 2>/dev/null || true; stop_pulse; }' EXIT
 phase "ten-minute playlist" swift test --skip-build --filter PlaylistServerTests
 status=0
 phase "every other live test, then the live set on OpenAL Soft 1.23.1 (serialized, beside it)" wait "$others" || status=$?
@@ -169,8 +159,6 @@ case $status in
     *) cat .build/live-1.23.log; exit 1 ;;
 esac
 grep -E "^✔ Suite|^✘|^✔ Test run" .build/live.log .build/live-1.23.log >&2 || true
-phase "the fuzzer built (beside them)" wait "$fuzzBuild" || { cat .build/fuzz-build.log; exit 1; }
-trap stop_pulse EXIT
 phase "the game in a terminal" swift test --skip-build --filter DrumDubGameTests
 phase "the game in a terminal on OpenAL Soft 1.23.1" env LD_LIBRARY_PATH="$openal123" swift test --skip-build --filter DrumDubGameTests
 phase "the game in a terminal on PipeWire" on_pipewire swift test --skip-build --filter DrumDubGameTests
@@ -191,6 +179,15 @@ othersPipeWire=$!
 on_pipewire env NO_COLOR=1 LD_LIBRARY_PATH="$openal123" "$bundle" --testing-library swift-testing --no-parallel --filter CaptureStreamTests \
     > .build/capture-pipewire.log 2>&1 &
 capturePipeWire=$!
+# The fuzzer is built beside the PipeWire chain and the window, at nice 19 (its build took
+# 146 s of the run's longest path at the end), and the fuzzing phase takes it as built:
+# SwiftPM builds again whenever the environment differs from the last build's, even in a
+# variable it does not use (FOO=1, then FOO=2, rebuilt every target). It is stopped with its
+# compilers if the run ends first (SwiftPM starts them in process groups of their own: they
+# are matched by the build folder in their command lines).
+setsid nice -n 19 scripts/fuzz.sh build > .build/fuzz-build.log 2>&1 &
+fuzzBuild=$!
+trap '{ kill -- -"$fuzzBuild" 2>/dev/null || true; pkill -f "$PWD/.build-fuzz/spm/" 2>/dev/null || true; stop_pulse; }' EXIT
 # The window (SDL2 under Xvfb), on PulseAudio and PipeWire, then on OpenAL Soft 1.23.1, beside
 # the PipeWire chain (the window's suite held beside a busy loop on every core: 38 s against
 # 33), not beside the terminal game: in one process with it, the terminal game's desktop music
@@ -203,7 +200,9 @@ phase documentation scripts/docs.sh
 # fuzzer's build 166 s of its 316), at 20 s 24 min before the offline tests ran on 1.23.1
 # too, at 10 s with the PipeWire phases 25 min 25 s (the phase 175 s); it is kept near 25
 # minutes. `scripts/fuzz.sh TARGET 600` fuzzes one for longer.
-phase "every target fuzzed for 8 s (the fuzzer built beside the playlist)" scripts/fuzz.sh all 8 built
+phase "the fuzzer built (beside them)" wait "$fuzzBuild" || { cat .build/fuzz-build.log; exit 1; }
+trap stop_pulse EXIT
+phase "every target fuzzed for 8 s" scripts/fuzz.sh all 8 built
 phase "the live tests on PipeWire, OpenAL Soft 1.23.1 (serialized, beside them)" wait "$othersPipeWire" || { cat .build/live-pipewire.log; exit 1; }
 phase "the capture on PipeWire, OpenAL Soft 1.23.1 (beside them)" wait "$capturePipeWire" || { cat .build/capture-pipewire.log; exit 1; }
 grep -E "^✔ Suite|^✘|^✔ Test run" .build/live-pipewire.log .build/capture-pipewire.log >&2 || true
