@@ -77,12 +77,7 @@ struct VoiceRankingTests {
         }
         // OpenAL's inverse clamped distance gain, as the test computes it (not the engine's code).
         func rank(_ e: Expected, listener l: SIMD3<Float>) -> UInt64 {
-            let from = e.options.isRelative ? SIMD3<Float>.zero : l
-            let dx = from.x - e.position.x, dy = from.y - e.position.y, dz = from.z - e.position.z
-            let ref = e.options.referenceDistance, maximum = e.options.maxDistance, rolloff = e.options.rolloffFactor
-            let d = min(max((dx * dx + dy * dy + dz * dz).squareRoot(), ref), maximum)
-            let denominator = ref + rolloff * (d - ref)
-            let audibility = min(1, max(0, e.volume * (denominator > 0 ? ref / denominator : 1)))
+            let audibility = openALAudibility(gain: e.volume, at: e.position, listener: e.options.isRelative ? .zero : l, e.options)
             return UInt64(e.priority) << 32 | UInt64(audibility.bitPattern)
         }
         for round in 0..<30 {
@@ -141,12 +136,7 @@ struct VoiceRankingTests {
         try engine.listener.set(.position, to: listener)
         // OpenAL's inverse clamped distance gain, as the test computes it (not the engine's code).
         func rank(_ e: Expected) -> UInt64 {
-            let dx = listener.x - e.position.x, dy = listener.y - e.position.y, dz = listener.z - e.position.z
-            let ref = e.options.referenceDistance, maximum = e.options.maxDistance, rolloff = e.options.rolloffFactor
-            let d = min(max((dx * dx + dy * dy + dz * dz).squareRoot(), ref), maximum)
-            let denominator = ref + rolloff * (d - ref)
-            let gain = e.volume * (e.onQuiet ? quiet.volume : 1)
-            let audibility = min(1, max(0, gain * (denominator > 0 ? ref / denominator : 1)))
+            let audibility = openALAudibility(gain: e.volume * (e.onQuiet ? quiet.volume : 1), at: e.position, listener: listener, e.options)
             return UInt64(e.priority) << 32 | UInt64(audibility.bitPattern)
         }
         for round in 0..<30 {
@@ -212,11 +202,7 @@ struct VoiceRankingTests {
         try engine.listener.set(.position, to: listener)
         // OpenAL's inverse clamped distance gain, as the test computes it (not the engine's code).
         func audibility(_ e: Expected) -> Float {
-            let dx = listener.x - e.position.x, dy = listener.y - e.position.y, dz = listener.z - e.position.z
-            let ref = e.options.referenceDistance, rolloff = e.options.rolloffFactor
-            let d = min(max((dx * dx + dy * dy + dz * dz).squareRoot(), ref), e.options.maxDistance)
-            let denominator = ref + rolloff * (d - ref)
-            return min(1, max(0, e.volume * (denominator > 0 ? ref / denominator : 1)))
+            openALAudibility(gain: e.volume, at: e.position, listener: listener, e.options)
         }
         for round in 0..<300 {
             if round == 100 { for voice in carrying { voice.stop() } }
@@ -281,13 +267,9 @@ struct VoiceRankingTests {
         #expect(all.enumerated().allSatisfy { Int($0.element.voice.index) == $0.offset }, "voice k in slot k")
         let listener = SIMD3<Float>(2, 0, -1)
         try engine.listener.set(.position, to: listener)
+        // OpenAL's inverse clamped distance gain, as the test computes it (not the engine's code).
         func rank(_ e: Expected) -> UInt64 {
-            let dx = listener.x - e.position.x, dy = listener.y - e.position.y, dz = listener.z - e.position.z
-            let ref = e.options.referenceDistance, rolloff = e.options.rolloffFactor
-            let d = min(max((dx * dx + dy * dy + dz * dz).squareRoot(), ref), e.options.maxDistance)
-            let denominator = ref + rolloff * (d - ref)
-            let gain = e.volume * (e.bus?.volume ?? 1)
-            let audibility = min(1, max(0, gain * (denominator > 0 ? ref / denominator : 1)))
+            let audibility = openALAudibility(gain: e.volume * (e.bus?.volume ?? 1), at: e.position, listener: listener, e.options)
             return UInt64(e.priority) << 32 | UInt64(audibility.bitPattern)
         }
         /// What each four share, as the table holds it and as its bus and priority lanes say.
@@ -389,6 +371,17 @@ struct VoiceRankingTests {
 }
 
 /// The same numbers every run, in a range: a linear congruential generator, the test's own.
+/// OpenAL's inverse clamped distance gain times `gain`, clamped to 0...1, as the ranking tests
+/// compute it (not the engine's code): the distance from `listener` to `position` clamped to
+/// the reference...maximum distance of `options`.
+func openALAudibility(gain: Float, at position: SIMD3<Float>, listener: SIMD3<Float>, _ options: VoiceOptions) -> Float {
+    let dx = listener.x - position.x, dy = listener.y - position.y, dz = listener.z - position.z
+    let ref = options.referenceDistance, rolloff = options.rolloffFactor
+    let d = min(max((dx * dx + dy * dy + dz * dz).squareRoot(), ref), options.maxDistance)
+    let denominator = ref + rolloff * (d - ref)
+    return min(1, max(0, gain * (denominator > 0 ? ref / denominator : 1)))
+}
+
 struct SeededUniform {
     var seed: UInt32
 
