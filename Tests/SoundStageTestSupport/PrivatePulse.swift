@@ -107,6 +107,20 @@ package final class PrivatePulse: Sendable {
         try ToolRunner.run(try #require(ToolRunner.which("pactl")), arguments, environment: environment)
     }
 
+    /// Runs pactl until it succeeds, for up to `seconds` (every 0.1 s), and gives its last run.
+    /// pipewire-pulse answers `pactl info` before WirePlumber is ready: under a busy loop on
+    /// each core, `set-default-sink` of a sink just made was refused ("Failure: Not
+    /// supported"), as scripts/lib.sh saw `load-module` refused in CI.
+    package func pactlUntilDone(_ arguments: [String], seconds: Double = 5) throws -> (status: Int32, stdout: String, stderr: String) {
+        var result = try pactl(arguments)
+        let began = ContinuousClock.now
+        while result.status != 0 && ContinuousClock.now - began < .milliseconds(Int(seconds * 1_000)) {
+            Thread.sleep(forTimeInterval: 0.1)
+            result = try pactl(arguments)
+        }
+        return result
+    }
+
     /// Runs wpctl (WirePlumber's) against this PipeWire server.
     @discardableResult
     package func wpctl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
@@ -130,7 +144,7 @@ package final class PrivatePulse: Sendable {
     /// Adds a null sink (at `rate` Hz, or the server's default); returns its module index (for
     /// `pactl unload-module`).
     package func addSink(_ name: String, rate: Int? = nil) throws -> String {
-        let result = try pactl(["load-module", "module-null-sink", "sink_name=\(name)"] + (rate.map { ["rate=\($0)"] } ?? []))
+        let result = try pactlUntilDone(["load-module", "module-null-sink", "sink_name=\(name)"] + (rate.map { ["rate=\($0)"] } ?? []))
         guard result.status == 0 else { throw PulseError("load-module failed: \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -149,7 +163,7 @@ package final class PrivatePulse: Sendable {
     /// keep). Throws with what the server says where it does not follow: a test that then waits
     /// for a client to follow the move waits only for the client.
     package func setDefaultSink(_ sink: String, seconds: Double = 5) throws {
-        let asked = try pactl(["set-default-sink", sink])
+        let asked = try pactlUntilDone(["set-default-sink", sink])
         guard asked.status == 0 else { throw PulseError("pactl set-default-sink \(sink) failed: \(asked.stderr)") }
         var said = ""
         let followed = Poll.until(seconds: seconds, every: 0.01) {
