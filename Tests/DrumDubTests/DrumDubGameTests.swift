@@ -92,7 +92,7 @@ struct DrumDubGameTests {
         try game.terminal.run("fg")
         #expect(game.terminal.waitFor("interruption over"), "\(game.terminal.screen)")
         #expect(DrumDubGame.waitForSound(recording), "the music is back at the sink")
-        // 0.75 s after it is back: the window found in the loop (0.2-0.29 s after the gap) and
+        // 0.75 s after it is back: the windows found in the loop (0.2-0.59 s after the gap) and
         // the 0.5 s looked at for the snare.
         recording.waitForFrames(recording.frames() + 36_000)
         let samples = recording.samples
@@ -106,15 +106,27 @@ struct DrumDubGameTests {
         let rig = try LoopbackRig()
         let stereo = try AudioBuffer(context: rig.context, contentsOf: Assets.music).floatSamples()
         let loop = stride(from: 0, to: stereo.count, by: 2).map { (stereo[$0] + stereo[$0 + 1]) / 2 }
+        // Four windows on each side, 0.1 s apart, and on each side the one the loop holds best
+        // (a CI run found one window before the snare at 0.89 of the loop, and so the wrong
+        // place in it, where the others were not looked at): each gives where the loop was at
+        // the side's first window.
         let n = 4_096
         let a = hitFrame - n - 2_400, b = gap.start + gap.length + 9_600
-        let before = DrumDubGame.offset(of: Array(samples[a..<(a + n)]), in: loop)
-        let after = DrumDubGame.offset(of: Array(samples[b..<(b + n)]), in: loop)
+        func found(from first: Int, step: Int) -> (offset: Int, correlation: Double, all: [Double]) {
+            let windows = (0..<4).map { k in
+                let start = first + k * step
+                let place = DrumDubGame.offset(of: Array(samples[start..<(start + n)]), in: loop)
+                return (offset: ((place.offset - k * step) % 384_000 + 384_000) % 384_000, correlation: place.correlation)
+            }
+            let best = windows.max { $0.correlation < $1.correlation }!
+            return (best.offset, best.correlation, windows.map(\.correlation))
+        }
+        let before = found(from: a, step: -4_800), after = found(from: b, step: 4_800)
         var moved = Double(after.offset - before.offset), heard = Double(b - a - gap.length)
         if moved < heard - 192_000 { moved += 384_000 }
         let jump = (moved - heard) / 48_000
-        print("drumdub Ctrl-Z: the music went on \(jump * 1000) ms off where it paused (correlations \(before.correlation), \(after.correlation))")
-        #expect(before.correlation > 0.9 && after.correlation > 0.9, "windows found in the loop: \(before.correlation), \(after.correlation)")
+        print("drumdub Ctrl-Z: the music went on \(jump * 1000) ms off where it paused (correlations before \(before.all), after \(after.all))")
+        #expect(before.correlation > 0.9 && after.correlation > 0.9, "windows found in the loop: before \(before.all), after \(after.all)")
         #expect(abs(jump) < 0.1, "the music resumed \(jump) s off its paused playhead")
 
         // The snare (noise, high) shows in the first difference; the music (under 400 Hz) hardly.
