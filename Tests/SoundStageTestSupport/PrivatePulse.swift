@@ -158,38 +158,28 @@ package final class PrivatePulse: Sendable {
         _ = try pactl(["set-default-source", name + ".monitor"])
     }
 
-    /// Makes `sink` the default (pactl's status checked) and waits up to `seconds` until the
-    /// server says so (`pactl get-default-sink`; on PipeWire the default is WirePlumber's to
-    /// keep). Throws with what the server says where it does not follow: a test that then waits
-    /// for a client to follow the move waits only for the client.
-    package func setDefaultSink(_ sink: String, seconds: Double = 5) throws {
-        let asked = try pactlUntilDone(["set-default-sink", sink])
-        guard asked.status == 0 else { throw PulseError("pactl set-default-sink \(sink) failed: \(asked.stderr)") }
-        var said = ""
-        let followed = Poll.until(seconds: seconds, every: 0.01) {
-            said = (try? defaultSink()) ?? ""
-            return said == sink
+    /// Makes `sink` the default (pactl's status checked; with `byWirePlumber`, as WirePlumber's
+    /// own client does, `wpctl set-default` with its node id) and waits up to `seconds` until
+    /// the server says so (`pactl get-default-sink`; on PipeWire the default is WirePlumber's to
+    /// keep), asking again each second where it did not follow. Throws with what the server
+    /// says where it does not follow: a test that then waits for a client to follow the move
+    /// waits only for the client.
+    package func setDefaultSink(_ sink: String, byWirePlumber: Bool = false, seconds: Double = 5) throws {
+        func ask() throws {
+            if byWirePlumber { try wpctl(["set-default", try nodeID(sink)]); return }
+            let asked = try pactlUntilDone(["set-default-sink", sink])
+            guard asked.status == 0 else { throw PulseError("pactl set-default-sink \(sink) failed: \(asked.stderr)") }
         }
-        guard followed else { throw PulseError("the \(kind) server's default is still \(said) \(seconds) s after it was set to \(sink)") }
-    }
-
-    /// Makes `sink` the default as WirePlumber's own client does (`wpctl set-default` with its
-    /// node id), asked again each second until the server says so, for up to `seconds`. Throws
-    /// with what the server says where it does not follow. (A CI run saw the session hear of
-    /// no move after one `wpctl set-default` that succeeded; whether WirePlumber had taken it
-    /// was not checked then.)
-    package func setDefaultSinkByWirePlumber(_ sink: String, seconds: Double = 5) throws {
-        let id = try nodeID(sink)
         var said = ""
         let began = ContinuousClock.now
         repeat {
-            try wpctl(["set-default", id])
+            try ask()
             if Poll.until(seconds: 1, every: 0.01, {
                 said = (try? defaultSink()) ?? ""
                 return said == sink
             }) { return }
         } while ContinuousClock.now - began < .milliseconds(Int(seconds * 1_000))
-        throw PulseError("the \(kind) server's default is still \(said) \(seconds) s after wpctl set it to \(sink)")
+        throw PulseError("the \(kind) server's default is still \(said) \(seconds) s after it was set to \(sink)")
     }
 
     /// The default sink as the server says now (`pactl get-default-sink`); empty if it says none.

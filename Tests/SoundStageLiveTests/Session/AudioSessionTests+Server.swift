@@ -272,7 +272,7 @@ extension AudioSessionServerTests {
         // The server's default moves first (asked again where it did not), so that what is
         // left to fail is the engine following it.
         if switcher == "wpctl" {
-            try pulse.setDefaultSinkByWirePlumber("second")
+            try pulse.setDefaultSink("second", byWirePlumber: true)
         } else {
             try pulse.setDefaultSink("second")
         }
