@@ -54,6 +54,7 @@ extension AudioEngine {
     /// periods are not SoundStage's to change).
     func watchOutputClock(_ held: borrowing LockHeld) {
         let (device, context) = output.withLock { ($0.device, $0.context) }
+        if takeHeardDropouts(held, context) { return }
         guard context.latencyMode != nil, context.followsLatencyModes, let clock = device.clockNanoseconds else { return }
         let wall = currentTime
         // The server's buffer absorbs a late mixer up to its length: the mode's, or what the
@@ -85,6 +86,31 @@ extension AudioEngine {
         }
     }
 
+    /// Reports the dropouts the sound server heard since the last tick, each an underrun, and
+    /// steps back to the next safer mode at the first (a listener heard it): returns whether it
+    /// stepped back. Not within a second of a change of mode (what the old stream played as it
+    /// went is not the new one's).
+    private func takeHeardDropouts(_ held: borrowing LockHeld, _ context: AudioContext) -> Bool {
+        let wall = currentTime
+        let mode = context.latencyMode
+        let heard = state.withLockedValue(held) { s -> [Double] in
+            let heard = s.underrunWatch.takeHeard(at: wall)
+            s.outputUnderruns += heard.filter(\.counted).count
+            for dropout in heard {
+                s.outbox.append(.engine(.outputDropout(OutputDropout(seconds: dropout.seconds, heardAt: wall, mode: mode))))
+            }
+            return heard.map(\.seconds)
+        }
+        guard !heard.isEmpty, mode != nil, context.followsLatencyModes, let safer = mode?.safer,
+              wall - state.withLockedValue(held, { $0.latencyChangedAt }) > OutputUnderrunWatch.settling else { return false }
+        do {
+            try changeLatency(held, to: safer, reason: .dropouts, underruns: heard.count)
+        } catch {
+            reportServiceError(held, error, player: nil)
+        }
+        return true
+    }
+
     private func changeLatency(_ held: borrowing LockHeld, to mode: LatencyMode, reason: LatencyChange.Reason, underruns: Int) throws {
         let context = self.context
         let from = context.latencyMode
@@ -92,7 +118,9 @@ extension AudioEngine {
         // The mode the context holds: a safer one than asked where the server's periods near
         // it were not whole (AudioContext.periodFrames).
         let holding = context.latencyMode ?? mode
+        let now = currentTime
         state.withLockedValue(held) { s in
+            s.latencyChangedAt = now
             s.outbox.append(.engine(.latencyChanged(LatencyChange(from: from, to: holding, reason: reason, underruns: underruns,
                                                                    requestedSeconds: Double(holding.requestedMilliseconds) / 1_000))))
         }

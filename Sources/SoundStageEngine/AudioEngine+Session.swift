@@ -129,4 +129,10 @@ extension AudioEngine: SessionMember {
     package func sessionCategoryChanged(_ category: AudioSession.Category) {
         state.withLockedValue { $0.category = category }
     }
+
+    // Taken up, reported and acted on by the next tick (``watchOutputClock(_:)``).
+    package func sessionOutputDropout(seconds: Double) {
+        guard !isOffline else { return }
+        state.withLockedValue { $0.underrunWatch.serverHeard(seconds: seconds) }
+    }
 }

@@ -22,6 +22,9 @@ public enum EngineEvent: Sendable, CustomStringConvertible {
     /// The output moved to another latency mode: asked, or stepped back to a safer one after
     /// underruns (see ``LatencyChange``).
     case latencyChanged(LatencyChange)
+    /// The sound server played silence where the output's stream ran dry: heard from the
+    /// server's own copy of the stream (see ``OutputDropout``).
+    case outputDropout(OutputDropout)
 
     /// For example `serviceError(...)`.
     public var description: String {
@@ -36,6 +39,8 @@ public enum EngineEvent: Sendable, CustomStringConvertible {
             return "streamUnderrun(\(underrun))"
         case .latencyChanged(let change):
             return "latencyChanged(\(change))"
+        case .outputDropout(let dropout):
+            return "outputDropout(\(dropout))"
         }
     }
 }

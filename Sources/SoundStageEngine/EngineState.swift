@@ -45,6 +45,8 @@ struct EngineState {
     var underrunWatch = OutputUnderrunWatch()
     /// Every underrun the watch saw since the engine started (``AudioEngine/outputUnderruns``).
     var outputUnderruns = 0
+    /// When the latency mode last changed (engine time; -infinity: never).
+    var latencyChangedAt = -Double.infinity
     /// The device the watch follows, and whether it was paused at the last tick: a move or a
     /// pause starts the watch over.
     var watchedDevice: ObjectIdentifier?

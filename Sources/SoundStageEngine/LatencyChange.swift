@@ -11,6 +11,9 @@ public struct LatencyChange: Sendable, CustomStringConvertible {
         /// within ``AudioEngine/underrunWindow``): the machine does not hold it, and the engine
         /// stepped back to the next safer one.
         case underruns
+        /// The sound server played silence where the output ran dry (an ``OutputDropout``):
+        /// the engine stepped back at the first.
+        case dropouts
     }
 
     /// The mode before (nil: none was asked, OpenAL Soft's own periods).
@@ -27,7 +30,11 @@ public struct LatencyChange: Sendable, CustomStringConvertible {
 
     /// For example `lowest -> low after 2 underruns (10 ms asked)`.
     public var description: String {
-        let why = reason == .asked ? "asked" : "after \(underruns) underruns"
+        let why = switch reason {
+        case .asked: "asked"
+        case .underruns: "after \(underruns) underruns"
+        case .dropouts: "after \(underruns) dropouts"
+        }
         return "\(from?.description ?? "default") -> \(to) \(why) (\(Int((requestedSeconds * 1_000).rounded())) ms asked)"
     }
 }

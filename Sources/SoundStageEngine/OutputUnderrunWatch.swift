@@ -32,6 +32,11 @@ struct OutputUnderrunWatch: Sendable {
     private var settledAt = Double.infinity
     /// When underruns were seen (wall seconds).
     private(set) var underruns: [Double] = []
+    /// Dropouts the sound server heard (their seconds of silence) and the next tick has not
+    /// taken yet; at most ``heardKept`` (the oldest go first).
+    private var heard: [Double] = []
+    /// How many dropouts heard wait for a tick at most.
+    static let heardKept = 64
 
     /// Takes a reading: `wall` and `device` clocks in seconds, `slack` how late the mixer may
     /// be without the server running dry (its buffer, at least a period), in seconds. Returns
@@ -51,12 +56,44 @@ struct OutputUnderrunWatch: Sendable {
             return false
         }
         underruns.append(wall)
+        clockSeen = wall
         // The lag from now on is measured from here, once the clock moves again: a clock that
         // stands still through a gap is one underrun, not one a tick.
         readings.removeAll()
         waitingFrom = device
         return true
     }
+
+    /// The sound server heard the output run dry for `seconds` (any thread; taken by the next
+    /// tick, ``takeHeard(at:)``).
+    mutating func serverHeard(seconds: Double) {
+        guard seconds.isFinite, seconds > 0 else { return }
+        if heard.count >= Self.heardKept { heard.removeFirst() }
+        heard.append(seconds)
+    }
+
+    /// The dropouts the server heard since the last call, each now counted as an underrun at
+    /// `wall` (they are the ones a listener heard, whatever the clocks showed), unless the
+    /// clocks showed it already: the first heard within ``sameGap`` seconds of an underrun the
+    /// clocks showed is that one (`counted` false).
+    mutating func takeHeard(at wall: Double) -> [(seconds: Double, counted: Bool)] {
+        defer { heard.removeAll() }
+        underruns.removeAll { wall - $0 > Self.kept }
+        return heard.map { seconds in
+            if let seen = clockSeen, wall - seen <= Self.sameGap {
+                clockSeen = nil
+                return (seconds, false)
+            }
+            underruns.append(wall)
+            return (seconds, true)
+        }
+    }
+
+    /// When the clocks last showed an underrun the server's report has not matched yet.
+    private var clockSeen: Double?
+    /// How far apart the clocks' sight of a gap and the server's report of it can be (seconds):
+    /// the server's report comes a fragment of its monitor stream (20 ms) and a tick later.
+    static let sameGap = 1.0
 
     /// How many underruns in the `seconds` before `wall`.
     func count(within seconds: Double, before wall: Double) -> Int {

@@ -15,8 +15,14 @@ extension AudioSession {
         public static let processSuspend = WatchedEvents(rawValue: 1 << 1)
         /// logind's `PrepareForSleep` on the system bus.
         public static let systemSleep = WatchedEvents(rawValue: 1 << 2)
+        /// The server's own copy of this process's playback streams, scanned for dropouts
+        /// (silence the server played where a stream ran dry), which each engine counts as an
+        /// underrun and reports (``SoundServerEvent/outputDropout(stream:seconds:)``); with
+        /// ``soundServer`` only. It records each stream back from the server: 384 kB a second
+        /// for 48 kHz stereo, scanned on the monitor's thread.
+        public static let outputDropouts = WatchedEvents(rawValue: 1 << 3)
         /// All of them (the default).
-        public static let all: WatchedEvents = [.soundServer, .processSuspend, .systemSleep]
+        public static let all: WatchedEvents = [.soundServer, .processSuspend, .systemSleep, .outputDropouts]
     }
 
     /// What the session watches; set it before the first real-time engine is made (watching
@@ -38,7 +44,9 @@ extension AudioSession {
         guard let watched else { return }
         var watchers = Watchers()
         if watched.contains(.soundServer) {
-            let monitor = SoundServerMonitor { [weak self] event in self?.soundServer(event) }
+            let monitor = SoundServerMonitor(listensForDropouts: watched.contains(.outputDropouts)) { [weak self] event in
+                self?.soundServer(event)
+            }
             monitor.start()
             watchers.soundServer = monitor
         }
@@ -119,6 +127,8 @@ extension AudioSession {
                     end(.phoneCall, shouldResume: true)
                 }
             }
+        case .outputDropout(_, let seconds):
+            thread.submit { [self] in for member in members { member.sessionOutputDropout(seconds: seconds) } }
         }
     }
 }

@@ -38,9 +38,15 @@ final class MonitorSession: Sendable {
     /// the first has heard the server, so the process does not end before it did, and none
     /// locks a mainloop that is gone.
     let lifecycle = LockedBox(false)
+    /// This process's own playback streams, recorded back from the server and scanned for
+    /// dropouts (``MonitorSession+OwnStreams``); nil: not listened to. Touched on the loop
+    /// thread only, with the mainloop lock held.
+    let ownStreams: LockedBox<OwnStreams>?
 
-    private init(loop: PulseHandle, clientName: String, recordFolder: URL?, handler: @escaping @Sendable (SoundServerEvent) -> Void) {
+    private init(loop: PulseHandle, clientName: String, recordFolder: URL?, listensForDropouts: Bool,
+                 handler: @escaping @Sendable (SoundServerEvent) -> Void) {
         self.loop = loop
+        ownStreams = listensForDropouts ? LockedBox(OwnStreams()) : nil
         record = recordFolder.map(DuckingRecordFile.init(folder:))
         self.clientName = clientName
         self.handler = handler
@@ -60,7 +66,8 @@ final class MonitorSession: Sendable {
     /// Creates the mainloop, starts its thread and schedules the first connection
     /// attempt on it (so that every event, even an immediate failure, is delivered
     /// on the loop thread).
-    static func launch(clientName: String, recordFolder: URL?, handler: @escaping @Sendable (SoundServerEvent) -> Void) -> MonitorSession? {
+    static func launch(clientName: String, recordFolder: URL?, listensForDropouts: Bool,
+                       handler: @escaping @Sendable (SoundServerEvent) -> Void) -> MonitorSession? {
         guard let mainloop = libpulse.threaded_mainloop_new() else { return nil }
         // Before start: libpulse names the thread it starts; named later, it renames the
         // calling thread instead (pa_thread_set_name uses prctl on Linux).
@@ -69,7 +76,8 @@ final class MonitorSession: Sendable {
             libpulse.threaded_mainloop_free(mainloop)
             return nil
         }
-        let session = MonitorSession(loop: PulseHandle(mainloop), clientName: clientName, recordFolder: recordFolder, handler: handler)
+        let session = MonitorSession(loop: PulseHandle(mainloop), clientName: clientName, recordFolder: recordFolder,
+                                     listensForDropouts: listensForDropouts, handler: handler)
         // The reference owned by libpulse; released at the end of shutdown().
         let userdata = Unmanaged.passRetained(session).toOpaque()
 
@@ -146,6 +154,7 @@ final class MonitorSession: Sendable {
     /// reference. Disconnecting cancels its pending operations; libpulse never
     /// calls a cancelled operation's callback. Mainloop lock held.
     private func retire(_ context: OpaquePointer) {
+        closeOwnStreams()
         libpulse.context_set_subscribe_callback(context, nil, nil)
         libpulse.context_set_state_callback(context, nil, nil)
         libpulse.context_disconnect(context)
@@ -248,6 +257,7 @@ final class MonitorSession: Sendable {
             return (events, delay, s.timer)
         }
         guard let outcome else { return }
+        closeOwnStreams()
         // Keep the failed context until the retry replaces it (it may be in the
         // middle of calling us), but stop hearing from it.
         libpulse.context_set_subscribe_callback(context, nil, nil)
@@ -277,6 +287,7 @@ final class MonitorSession: Sendable {
             if removal {
                 emit(state.withLock { $0.removeSinkInput(context, index: index) })
                 duckedStreamRemoved(context, index)
+                ownStreamRemoved(index)
             } else {
                 unref(libpulse.context_get_sink_input_info(context, index, { context, info, eol, userdata in
                     MonitorSession.from(userdata)?.sinkInputInfoArrived(context, info, eol, completesSync: false)
@@ -365,6 +376,7 @@ final class MonitorSession: Sendable {
             restoreID: property(properties, ss_prop_stream_restore_id()))
         emit(state.withLock { $0.upsertSinkInput(context, input) })
         duckingSaw(context, input)
+        if input.pid == getpid() { listen(to: input, context, rate: info.sample_spec.rate, channels: info.sample_spec.channels) }
     }
 
     // MARK: Helpers
@@ -372,7 +384,7 @@ final class MonitorSession: Sendable {
     /// Hands events to the handler, one by one, unless the session has been
     /// stopped meanwhile (possibly by the handler itself). Never called with
     /// `state` locked.
-    private func emit(_ events: [SoundServerEvent]) {
+    func emit(_ events: [SoundServerEvent]) {
         for event in events {
             guard !state.withLock({ $0.stopped }) else { return }
             handler(event)

@@ -26,6 +26,14 @@ package protocol SessionMember: AnyObject, Sendable {
     func sessionOutputMayBeBack()
     /// The category's rules changed.
     func sessionCategoryChanged(_ category: AudioSession.Category)
+    /// The sound server played `seconds` of silence where one of this process's playback
+    /// streams ran dry (``AudioSession/WatchedEvents/outputDropouts``).
+    func sessionOutputDropout(seconds: Double)
+}
+
+extension SessionMember {
+    /// Members that do not play (recorders) have no dropout to count.
+    package func sessionOutputDropout(seconds: Double) {}
 }
 
 /// A member held weakly.

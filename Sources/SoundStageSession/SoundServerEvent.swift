@@ -49,6 +49,11 @@ enum SoundServerEvent: Sendable, Equatable, CustomStringConvertible {
     /// A phone sink input went away (or lost the role, or the server was lost).
     case phoneStreamEnded(index: UInt32)
 
+    /// The server played `seconds` of silence inside sound in one of this process's own
+    /// playback streams (sink input `stream`): it ran dry there, as its own monitor stream
+    /// heard it (see ``DropoutDetector``).
+    case outputDropout(stream: UInt32, seconds: Double)
+
     /// A one-line, human-readable form of the event, used by `pulse-watch`.
     var description: String {
         switch self {
@@ -70,6 +75,8 @@ enum SoundServerEvent: Sendable, Equatable, CustomStringConvertible {
             return "phoneStreamStarted(index: \(index), application: \(Self.quote(application)))"
         case let .phoneStreamEnded(index):
             return "phoneStreamEnded(index: \(index))"
+        case let .outputDropout(stream, seconds):
+            return "outputDropout(stream: \(stream), seconds: \(seconds))"
         }
     }
 

@@ -43,6 +43,10 @@ final class SoundServerMonitor: Sendable {
         let description: String
     }
 
+    /// Whether it listens to this process's own playback streams for dropouts
+    /// (``SoundServerEvent/outputDropout(stream:seconds:)``).
+    private let listensForDropouts: Bool
+
     private let clientName: String
     private let recordFolder: URL?
     private let handler: @Sendable (SoundServerEvent) -> Void
@@ -58,10 +62,13 @@ final class SoundServerMonitor: Sendable {
     ///     Must return quickly and must not block (see the type's documentation).
     ///   - recordFolder: Where what the session lowers of other applications is recorded, and
     ///     where records of killed processes are looked for (``DuckingRecord``); nil: nowhere.
+    ///   - listensForDropouts: Whether each of this process's own playback streams is recorded
+    ///     back from the server (its monitor stream) and scanned for dropouts.
     init(clientName: String = "SoundStage session monitor", recordFolder: URL? = DuckingRecord.defaultFolder,
-                onEvent: @escaping @Sendable (SoundServerEvent) -> Void) {
+         listensForDropouts: Bool = false, onEvent: @escaping @Sendable (SoundServerEvent) -> Void) {
         self.clientName = clientName
         self.recordFolder = recordFolder
+        self.listensForDropouts = listensForDropouts
         self.handler = onEvent
     }
 
@@ -86,7 +93,8 @@ final class SoundServerMonitor: Sendable {
         }
         current.withLock { session in
             guard session == nil else { return }
-            session = MonitorSession.launch(clientName: clientName, recordFolder: recordFolder, handler: handler)
+            session = MonitorSession.launch(clientName: clientName, recordFolder: recordFolder,
+                                            listensForDropouts: listensForDropouts, handler: handler)
         }
     }
 

@@ -52,7 +52,17 @@
     X(pa_strerror, strerror) \
     X(pa_rtclock_now, rtclock_now) \
     X(pa_proplist_gets, proplist_gets) \
-    X(pa_gettimeofday, gettimeofday)
+    X(pa_gettimeofday, gettimeofday) \
+    X(pa_stream_new, stream_new) \
+    X(pa_stream_unref, stream_unref) \
+    X(pa_stream_set_monitor_stream, stream_set_monitor_stream) \
+    X(pa_stream_connect_record, stream_connect_record) \
+    X(pa_stream_disconnect, stream_disconnect) \
+    X(pa_stream_set_read_callback, stream_set_read_callback) \
+    X(pa_stream_set_state_callback, stream_set_state_callback) \
+    X(pa_stream_get_state, stream_get_state) \
+    X(pa_stream_peek, stream_peek) \
+    X(pa_stream_drop, stream_drop)
 
 /* libpulse's functions: ss_pulse() (NULL when it cannot be loaded; ss_pulse_error() says why). */
 SS_LIBRARY_DECLARE(pulse, SS_PULSE_FUNCTIONS)
@@ -91,6 +101,34 @@ static inline pa_cvolume ss_cvolume_make(const uint32_t *_Nonnull values, unsign
 /// ss_pulse() has loaded libpulse.
 static inline int ss_channel_map_default(pa_channel_map *_Nonnull map, unsigned channels) {
     return ss_pulse()->channel_map_init_auto(map, channels, PA_CHANNEL_MAP_DEFAULT) != NULL;
+}
+
+/// The sample format a playback stream's own monitor is recorded in: 32-bit float, native
+/// endianness, `channels` channels (1 to PA_CHANNELS_MAX) at `rate` Hz.
+static inline pa_sample_spec ss_float_spec(uint32_t rate, uint8_t channels) {
+    pa_sample_spec spec;
+    spec.format = PA_SAMPLE_FLOAT32NE;
+    spec.rate = rate;
+    spec.channels = channels;
+    return spec;
+}
+
+/// Buffer attributes for a record stream: at most `maximum` bytes held by the server, handed
+/// over in fragments of `fragment` bytes (the other fields are the server's to choose).
+static inline pa_buffer_attr ss_record_buffer(uint32_t maximum, uint32_t fragment) {
+    pa_buffer_attr attr;
+    attr.maxlength = maximum;
+    attr.fragsize = fragment;
+    attr.tlength = (uint32_t)-1;
+    attr.prebuf = (uint32_t)-1;
+    attr.minreq = (uint32_t)-1;
+    return attr;
+}
+
+/// The flags of a playback stream's own monitor: it stays on the stream it watches
+/// (PA_STREAM_DONT_MOVE) and asks for the fragment it gave (PA_STREAM_ADJUST_LATENCY).
+static inline pa_stream_flags_t ss_monitor_stream_flags(void) {
+    return (pa_stream_flags_t)(PA_STREAM_DONT_MOVE | PA_STREAM_ADJUST_LATENCY);
 }
 
 /// The subscription mask used by the monitor: SERVER | SINK | SINK_INPUT.
