@@ -154,11 +154,59 @@ struct LatencyModeTests {
             game.signal(SIGCONT)
             Thread.sleep(forTimeInterval: 0.7)
         }
-        #expect(game.waitForLine(containing: "latencyChanged(lowest -> low after 2 underruns") != nil, "\(game.lines)")
+        // After the dropout the server heard (at the first), or two the clocks showed.
+        #expect(game.waitForLine(containing: "latencyChanged(lowest -> low after") != nil, "\(game.lines)")
         // It plays on after the step: the tone at the sink.
         let frames = recording.frames()
         #expect(recording.waitForFrames(frames + 24_000), "the recording goes on")
         let tail = Array(recording.samples.suffix(24_000))
         #expect(toneDB(tail, frequency: 440, sampleRate: 48_000) > -30, "the tone plays on after the step back")
+    }
+
+    @Test("a process stopped 150 ms with 60 ms of buffer: the server plays silence, the engine hears it as long as the sink's monitor holds it, within 1 s, and steps back at once; 3 s before it, nothing heard",
+          arguments: PrivatePulse.Kind.allCases)
+    func dropoutHeard(kind: PrivatePulse.Kind) throws {
+        try #require(kind.isInstalled, "\(kind) is not installed")
+        let pulse = try PrivatePulse(kind)
+        defer { pulse.stop() }
+        try pulse.addDefaultSink("out")
+        let recording = try pulse.record("out", channels: 2, latencyMilliseconds: 10)
+        defer { recording.stop() }
+        let game = try pulse.session(["--latency", "balanced", "--tone", "300"])
+        defer { game.stop() }
+        #expect(game.waitForLine(containing: "latency mode balanced") != nil, "\(game.lines)")
+        try pulse.waitUntilPlaying("out")
+        Thread.sleep(forTimeInterval: 2.5)
+        // Nothing dropped, nothing heard.
+        Thread.sleep(forTimeInterval: 3)
+        #expect(game.line(containing: "outputDropout") == nil, "\(game.lines)")
+        game.signal(SIGSTOP)
+        Thread.sleep(forTimeInterval: 0.15)
+        game.signal(SIGCONT)
+        let resumed = ContinuousClock.now
+        let heard = try #require(game.waitForLine(containing: "engine: outputDropout(", seconds: 5), "\(game.lines)")
+        let stepped = try #require(game.waitForLine(containing: "latencyChanged(balanced -> safe after 1 dropouts", seconds: 5), "\(game.lines)")
+        #expect(heard.at - resumed < .seconds(1) && stepped.at - resumed < .seconds(1), "\(game.lines)")
+        let line = game.lines[heard.index]
+        let reported = try #require(line.firstMatch(of: /outputDropout\(([0-9.]+) ms/).flatMap { Double($0.1) }, "\(line)")
+        // The sink's monitor, read by content: the first run of exact silence in both channels
+        // with the tone just before and after it.
+        #expect(recording.waitForFrames(recording.frames(channels: 2) + 48_000, channels: 2), "the recording goes on")
+        let samples = recording.samples
+        var runs: [Double] = []
+        var frame = 0
+        let frames = samples.count / 2
+        func silent(_ f: Int) -> Bool { samples[2 * f] == 0 && samples[2 * f + 1] == 0 }
+        func toneNear(_ f: Int) -> Bool { (max(0, f - 100)..<min(frames, f + 100)).contains { abs(samples[2 * $0]) > 0.1 } }
+        while frame < frames {
+            guard silent(frame) else { frame += 1; continue }
+            let start = frame
+            while frame < frames && silent(frame) { frame += 1 }
+            if frame - start >= 24, frame < frames, toneNear(start - 1), toneNear(frame) { runs.append(Double(frame - start) / 48) }
+        }
+        let recorded = try #require(runs.first, "no silence inside the tone at the sink")
+        print("dropoutHeard(\(kind)): the engine heard \(reported) ms, the sink's monitor holds \(runs) ms")
+        #expect(abs(recorded - reported) <= 1, "heard \(reported) ms, recorded \(recorded) ms")
+        #expect(game.lines.filter { $0.contains("outputDropout") }.count == 1, "\(game.lines)")
     }
 }
