@@ -212,6 +212,13 @@ let package = Package(
             dependencies: ["SoundStage", "CExitRace"],
             path: "Tests/ExitRace"
         ),
+        // A game that lets its engine go at the end of main without ending its session: run
+        // by AudioSessionMusicAtExitTests. Not a product.
+        .executableTarget(
+            name: "MusicAtExit",
+            dependencies: ["SoundStage"],
+            path: "Tests/MusicAtExit"
+        ),
         // The tests, in targets by tier, in folders that mirror Sources: offline renders
         // (parallel), the live ones on the real sound server (scripts/test.sh runs them in a
         // process of their own, serialized), and the game's (offline scripts, and the game in

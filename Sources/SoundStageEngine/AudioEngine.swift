@@ -150,6 +150,9 @@ public final class AudioEngine: Sendable {
         }
         for error in left { Log.report(error) }
         for stream in state.withLockedValue({ $0.subscribers.all }) { stream.finish() }
+        // Let go without shutdown(): the session gives back what it held for this engine
+        // (other applications' music, their volumes) as it would had the engine left.
+        if !isShutDown { session?.memberGone() }
     }
 
     /// Opens the device for `output`.

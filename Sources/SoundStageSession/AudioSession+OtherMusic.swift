@@ -18,6 +18,11 @@ struct OtherMusicState {
     var holding = false
     var pausedForSession: [String: Paused] = [:]
     var pausedForInterruption: [String: Paused] = [:]
+    /// Resumes taken from the records above whose players have not all answered their Play
+    /// yet (or whose Play is not sent yet): the exit waits for them (``AudioSession/giveBackOtherMusic(before:)``).
+    var resuming = 0
+    /// The process is exiting and the music was given back: the session pauses nothing more.
+    var givenBack = false
     /// The music player chosen (nil: ``SystemMusicPlayer/shared``, made when first needed).
     var player: SystemMusicPlayer?
     /// The player whose events the session follows.
@@ -82,6 +87,7 @@ extension AudioSession {
         thread.submit { [self] in
             reconsiderDucking()
             let change = state.withLockedValue { s -> Bool? in
+                guard !s.otherMusic.givenBack else { return nil }
                 let should = s.isActive && s.category.interruptsOthers && s.options.isDisjoint(with: [.mixWithOthers, .duckOthers])
                     && s.liveMembers.contains { $0.watchesSystem }
                 guard should != s.otherMusic.holding else { return nil }
@@ -157,9 +163,16 @@ extension AudioSession {
         guard let player = reachableMusicPlayer() else { return }
         let playing = player.players.filter { $0.playbackState == .playing }
         guard !playing.isEmpty else { return }
-        state.withLockedValue { s in
+        // Given back as the process exits, should the session not end before (see
+        // AudioSession+MusicAtExit.swift).
+        Self.resumeMusicAtExit.register(self)
+        // Not once the exit gave the music back: a pause now would outlive the process.
+        let recorded = state.withLockedValue { s -> Bool in
+            guard !s.otherMusic.givenBack else { return false }
             for info in playing { s.otherMusic[keyPath: kind][info.busName] = OtherMusicState.Paused(item: info.nowPlayingItem) }
+            return true
         }
+        guard recorded else { return }
         let forInterruption = kind == \OtherMusicState.pausedForInterruption
         for info in playing {
             // A player that refuses the pause (or does not answer) is not the session's to resume.
@@ -177,11 +190,23 @@ extension AudioSession {
     }
 
     private func resumePausedMusic(from kind: WritableKeyPath<OtherMusicState, [String: OtherMusicState.Paused]>) {
+        // Taken and counted as one resume under way in one hold of the lock: an exit from
+        // here on waits for its Play (the exit's own give-back finds the records gone).
         let paused = state.withLockedValue { s -> [String: OtherMusicState.Paused] in
             defer { s.otherMusic[keyPath: kind].removeAll() }
+            if !s.otherMusic[keyPath: kind].isEmpty { s.otherMusic.resuming += 1 }
             return s.otherMusic[keyPath: kind]
         }
-        guard !paused.isEmpty, let player = reachableMusicPlayer() else { return }
+        guard !paused.isEmpty else { return }
+        guard let player = reachableMusicPlayer() else { return resumeFinished() }
+        resumeUntouched(paused, on: player)
+    }
+
+    /// Sends Play to each player of `paused` still as the session left it, and ends the
+    /// resume under way (`resuming`) once every one of them answered or failed (each call is
+    /// bounded by the player's ``SystemMusicPlayer/answerTimeout``). The players that
+    /// answered are posted as resumed. Any thread: nothing here waits.
+    func resumeUntouched(_ paused: [String: OtherMusicState.Paused], on player: SystemMusicPlayer) {
         let present = Dictionary(player.players.map { ($0.busName, $0) }) { a, _ in a }
         // A pause not yet confirmed may still be on its way (the player's own word of it
         // comes after): the play follows it on the same connection, in order.
@@ -190,8 +215,25 @@ extension AudioSession {
             let state = now.playbackState == .paused || (!p.confirmed && now.playbackState == .playing)
             return state && Self.sameItem(now.nowPlayingItem, p.item)
         }.keys.sorted()
-        for name in resumed { player.play(name) }
-        if !resumed.isEmpty { post(.otherMusicResumed(resumed)) }
+        guard !resumed.isEmpty else { return resumeFinished() }
+        let answers = LockedBox<(left: Int, played: [String])>((resumed.count, []))
+        for name in resumed {
+            player.send(.play, to: name) { [self] error in
+                let done = answers.withLock { a -> [String]? in
+                    a.left -= 1
+                    if error == nil { a.played.append(name) }
+                    return a.left == 0 ? a.played.sorted() : nil
+                }
+                guard let done else { return }
+                if !done.isEmpty { post(.otherMusicResumed(done)) }
+                resumeFinished()
+            }
+        }
+    }
+
+    /// A resume under way ended: its players answered, or it had none to send to.
+    func resumeFinished() {
+        state.withLockedValue { $0.otherMusic.resuming -= 1 }
     }
 
     /// Whether two items are the same track: by the player's track id when both have one,

@@ -174,6 +174,14 @@ public final class AudioSession: Sendable {
         reconsiderOtherMusic()
     }
 
+    /// A member went without leaving (an engine let go without ``AudioEngine/shutdown()``,
+    /// from its deinit, where it can no longer be named): the session works out again what
+    /// it holds without it, as ``leave(_:)`` does.
+    package func memberGone() {
+        state.withLockedValue { s in s.members.removeAll { $0.member == nil } }
+        reconsiderOtherMusic()
+    }
+
     /// The engines that joined and are alive.
     var members: [any SessionMember] { state.withLockedValue { $0.liveMembers } }
 

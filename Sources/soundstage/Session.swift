@@ -99,9 +99,13 @@ struct Session: AsyncParsableCommand {
         // The other applications it lowers get their volumes back as its engine goes: waited
         // for (up to 2 s), so that the tool says which before it ends.
         let restoring = session.ducksOthers ? session.events() : nil
+        // The music players it paused are resumed as its engine goes (and, whatever is left,
+        // as the process exits): waited for (up to 1 s), so that the tool says which.
+        let resuming = session.holdsOtherMusic ? session.events() : nil
         // Its player and voice are gone with watch(_:session:stop:say:): the device closes now.
         close(&engine)
-        if let restoring { await waitForRestore(restoring) }
+        if let restoring { await waitForEvent(restoring, seconds: 2) { if case .otherAudioRestored = $0 { true } else { false } } }
+        if let resuming { await waitForEvent(resuming, seconds: 1) { if case .otherMusicResumed = $0 { true } else { false } } }
         if let failure { fail(failure) }
     }
 
@@ -155,18 +159,16 @@ struct Session: AsyncParsableCommand {
         return nil
     }
 
-    /// Waits (up to 2 s) for the session to say it gave other applications their volumes back,
-    /// and a moment for the line to be printed.
-    private func waitForRestore(_ events: AsyncStream<SessionEvent>) async {
+    /// Waits (up to `seconds`) for the session to post an event `matches` takes (it gave other
+    /// applications their volumes or their music back), and a moment for the line to be printed.
+    private func waitForEvent(_ events: AsyncStream<SessionEvent>, seconds: Double, _ matches: @escaping @Sendable (SessionEvent) -> Bool) async {
         let heard = Task {
-            for await event in events {
-                if case .otherAudioRestored = event { return true }
-            }
+            for await event in events where matches(event) { return true }
             return false
         }
         // Iterating an AsyncStream ends when its task is cancelled.
         let timeout = Task {
-            try? await Task.sleep(for: .seconds(2))
+            try? await Task.sleep(for: .seconds(seconds))
             heard.cancel()
         }
         if await heard.value { try? await Task.sleep(for: .milliseconds(50)) }

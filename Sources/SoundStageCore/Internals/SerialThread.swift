@@ -59,4 +59,16 @@ package final class SerialThread: Sendable {
         }
         wake.signal()
     }
+
+    /// Waits until the jobs handed to the thread before this call have run, or until
+    /// `deadline`; returns whether they ran. Does not wait when called from the thread itself
+    /// (it would wait for its own job): returns false at once. For the process's exit.
+    package func waitForJobs(before deadline: ContinuousClock.Instant) -> Bool {
+        if isCurrent { return false }
+        let ran = DispatchSemaphore(value: 0)
+        submit { ran.signal() }
+        let left: Duration = max(.zero, deadline - ContinuousClock.now)
+        let nanoseconds = Int(left.components.seconds) * 1_000_000_000 + Int(left.components.attoseconds / 1_000_000_000)
+        return ran.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+    }
 }
