@@ -55,9 +55,19 @@ package enum ServerListening {
 
     /// The underruns an engine's event stream reported (it ends when the engine goes).
     package static func underruns(_ events: AsyncStream<EngineEvent>) async -> [StreamUnderrun] {
-        var found: [StreamUnderrun] = []
+        await trouble(events).underruns
+    }
+
+    /// What an engine's event stream reported of its output's troubles (it ends when the
+    /// engine goes): streams that ran dry, and the dropouts the sound server played.
+    package static func trouble(_ events: AsyncStream<EngineEvent>) async -> (underruns: [StreamUnderrun], dropouts: [OutputDropout]) {
+        var found: (underruns: [StreamUnderrun], dropouts: [OutputDropout]) = ([], [])
         for await event in events {
-            if case .streamUnderrun(let underrun) = event { found.append(underrun) }
+            switch event {
+            case .streamUnderrun(let underrun): found.underruns.append(underrun)
+            case .outputDropout(let dropout): found.dropouts.append(dropout)
+            default: break
+            }
         }
         return found
     }

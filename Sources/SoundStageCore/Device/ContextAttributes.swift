@@ -3,7 +3,10 @@ public struct ContextAttributes: Sendable, Hashable {
     /// Output sample rate in Hz (`ALC_FREQUENCY`). On a loopback device it is the render
     /// format's rate and may be left nil.
     public var frequency: Int?
-    /// Mixer updates per second (`ALC_REFRESH`).
+    /// Mixer updates per second (`ALC_REFRESH`). OpenAL Soft 1.19.1 ignores it on a real
+    /// device (its period comes from its configuration: measured, `refresh: 20` left the
+    /// PulseAudio stream 58 ms of buffer, not 150); what holds is ``AudioContext/refresh``.
+    /// How far ahead the device mixes is ``latency``'s to ask.
     public var refresh: Int?
     /// How many mono sources the context may have at once (`ALC_MONO_SOURCES`).
     public var monoSources: Int?

@@ -38,11 +38,14 @@ struct PlaylistServerTests {
         var itemStarts = 0
         let samples: [Float]
         do {
-            // OpenAL Soft mixes 3 updates ahead of the server; at its default 50 updates a second
-            // (60 ms ahead) its mixer thread, starved on a busy 2-core machine, left whole
-            // updates of silence in the sink (measured: 4 in 45 s while a build ran). At 20 a
-            // second it keeps 150 ms ahead.
-            let engine = try await ServerListening.engine(on: rig, attributes: ContextAttributes(refresh: 20, hrtf: .off))
+            // The full tier runs this beside every other live test: a loaded machine, which is
+            // what the safe mode (120 ms asked of the server) is for. This test asked
+            // `refresh: 20` before, believing it kept 150 ms ahead; OpenAL Soft 1.19.1 ignores
+            // ALC_REFRESH, and the server held 58 ms (`pactl list sink-inputs`: buffer 58.0 ms,
+            // sink 4.8 ms), which a mixer thread of no real-time priority, late by that much
+            // beside the other tests, left unfilled (2 gaps in a CI run, 0 underruns reported:
+            // the engine heard no dropout then).
+            let engine = try await ServerListening.engine(on: rig, attributes: ContextAttributes(hrtf: .off, latency: .safe))
             events = engine.events()
             rate = engine.context.frequency
             let playlist = try Playlist(engine: engine, items: [ogg, flac, wav].map { try Sound(engine: engine, streamingContentsOf: $0) })
@@ -58,7 +61,7 @@ struct PlaylistServerTests {
             itemStarts = log.events.filter { if case .itemStarted = $0 { return true } else { return false } }.count
             engine.shutdown()
         }
-        let underruns = await ServerListening.underruns(events)
+        let (underruns, dropouts) = await ServerListening.trouble(events)
         let first = try #require(samples.firstIndex { abs($0) > 0.1 }, "no tone in the recording")
         let last = try #require(samples.lastIndex { abs($0) > 0.1 })
         // A gap: two samples in a row near silence (the tone moves by 0.02 a sample even
@@ -80,7 +83,7 @@ struct PlaylistServerTests {
             quietest = min(quietest, 10 * log10(sum / Double(window) * 2 / 0.25))
         }
         let heard = Double(last - first) / Double(rate)
-        print("playlist on the server: \(heard) s of tone heard, \(itemStarts) item starts, \(gaps.count) gaps, quietest 10 ms \(quietest) dB from the tone's level, \(underruns.count) underruns")
+        print("playlist on the server: \(heard) s of tone heard, \(itemStarts) item starts, \(gaps.count) gaps, quietest 10 ms \(quietest) dB from the tone's level, \(underruns.count) underruns, \(dropouts.count) dropouts heard by the engine \(dropouts.prefix(10))")
         // The recording starts 0.5 s after the server is asked (ServerListening.record) and ends
         // 0.5 s after the stop: a second less than the scenario, and a stop mid-way fails it.
         // A 10 ms stretch of the steady tone reads its level to 0.1 dB; 2 ms missing from one
@@ -89,6 +92,8 @@ struct PlaylistServerTests {
         #expect(gaps.isEmpty, "gaps at \(gaps.prefix(10).map { Double($0 - first) / Double(rate) }) s")
         #expect(quietest > -1, "a 10 ms stretch \(quietest) dB below the tone")
         #expect(underruns.isEmpty, "\(underruns)")
+        // The engine hears what the sink's monitor holds: as many dropouts as gaps.
+        #expect(dropouts.count == gaps.count, "\(dropouts.count) dropouts heard, \(gaps.count) gaps recorded: \(dropouts)")
         #expect(itemStarts >= Int(Self.seconds / 20) * 3, "\(itemStarts) item starts in \(Self.seconds) s of 20 s rounds")
     }
 }
