@@ -13,9 +13,10 @@ Optionally the machine is loaded meanwhile: --busy N runs N busy loops, --beside
 `swift build -c release` from scratch (in .build-load/, started again each time it ends).
 
     scripts/drumdub-load.py [--seconds 300] [--latency low] [--drumdub .build/release/drumdub]
-                            [--busy N] [--beside-build]
+                            [--busy N] [--beside-build] [--pipewire]
 
-Ends non-zero if drumdub stepped back from the mode or the server logged an underrun.
+Ends non-zero if drumdub stepped back from the mode, the server logged an underrun, or the
+sink's monitor holds a dropout.
 """
 import argparse, os, shutil, signal, subprocess, sys, tempfile, time
 
@@ -25,6 +26,7 @@ parser.add_argument("--latency", default="low")
 parser.add_argument("--drumdub", default=".build/release/drumdub")
 parser.add_argument("--busy", type=int, default=0)
 parser.add_argument("--beside-build", action="store_true")
+parser.add_argument("--pipewire", action="store_true")
 args = parser.parse_args()
 
 root = tempfile.mkdtemp(prefix="drumdub-load.")
@@ -43,8 +45,33 @@ def screen():
 def output_line():
     return next((l for l in screen() if l.startswith("output")), "")
 def server_underruns():
+    if args.pipewire: return 0
     with open(log, errors="replace") as f:
         return sum("end of underrun" in line for line in f)
+
+def sink_dropouts(path, rate=48000):
+    """Runs of exact silence in both channels, 0.5 ms to 0.5 s, with sound (-60 dBFS) within
+    16 frames before and after: (seconds into the recording, milliseconds) each."""
+    import array
+    samples = array.array("f")
+    with open(path, "rb") as f:
+        data = f.read()
+    samples.frombytes(data[: len(data) // 8 * 8])
+    frames = len(samples) // 2
+    sound = lambda i: abs(samples[2 * i]) >= 1e-3 or abs(samples[2 * i + 1]) >= 1e-3
+    found, i = [], 0
+    while i < frames:
+        if samples[2 * i] != 0 or samples[2 * i + 1] != 0:
+            i += 1
+            continue
+        start = i
+        while i < frames and samples[2 * i] == 0 and samples[2 * i + 1] == 0: i += 1
+        length = i - start
+        if rate // 2000 <= length <= rate // 2 and i < frames:
+            before = any(sound(k) for k in range(max(0, start - 16), start))
+            after = any(sound(k) for k in range(i, min(frames, i + 16)))
+            if before and after: found.append((start / rate, length * 1000 / rate))
+    return found
 
 def start_loads():
     for _ in range(args.busy):
@@ -62,14 +89,35 @@ def stop_loads():
         subprocess.run(["pkill", "-f", r"\.build-load/"], capture_output=True)
         shutil.rmtree(".build-load", ignore_errors=True)
 
-subprocess.run(["pulseaudio", "-D", "--exit-idle-time=-1", "-n", "--load=module-null-sink",
-                "--load=module-native-protocol-unix", f"--log-target=file:{log}", "--log-level=debug", "--log-time=1"],
-               env=env, check=True)
+servers = []
+if args.pipewire:
+    env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={root}/run/bus"
+    env["PULSE_SERVER"] = f"unix:{root}/run/pulse/native"
+    servers.append(subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address={env['DBUS_SESSION_BUS_ADDRESS']}"], env=env))
+    time.sleep(0.5)
+    for program in ["pipewire", "wireplumber", "pipewire-pulse"]:
+        servers.append(subprocess.Popen([program], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        time.sleep(0.5)
+else:
+    subprocess.run(["pulseaudio", "-D", "--exit-idle-time=-1", "-n", "--load=module-null-sink",
+                    "--load=module-native-protocol-unix", f"--log-target=file:{log}", "--log-level=debug", "--log-time=1"],
+                   env=env, check=True)
+recorder = None
 try:
     deadline = time.monotonic() + 10
     while subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
-        if time.monotonic() > deadline: sys.exit("the private PulseAudio did not start")
+        if time.monotonic() > deadline: sys.exit("the private sound server did not start")
         time.sleep(0.1)
+    if args.pipewire:
+        deadline = time.monotonic() + 10
+        while subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=null"], env=env, capture_output=True).returncode != 0 \
+                or subprocess.run(["pactl", "set-default-sink", "null"], env=env, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline: sys.exit("pipewire-pulse made no null sink")
+            time.sleep(0.2)
+    sink = subprocess.run(["pactl", "get-default-sink"], env=env, capture_output=True, text=True).stdout.strip()
+    recording = f"{root}/monitor.raw"
+    recorder = subprocess.Popen(["parec", "-d", f"{sink}.monitor", "--rate=48000", "--channels=2", "--format=float32le",
+                                 "--raw", "--latency-msec=20", recording], env=env)
     command = [os.path.abspath(args.drumdub), "--assets", os.path.abspath("assets"), "--latency", args.latency]
     tmux("new-session", "-d", "-x", "80", "-y", "24", " ".join(command))
     deadline = time.monotonic() + 15
@@ -97,21 +145,29 @@ try:
         time.sleep(max(0, start + beat * 0.125 - time.monotonic()))
     after = server_underruns()
     stop_loads()
+    recorder.terminate()
+    recorder.wait()
+    dropouts = sink_dropouts(recording)
     line = output_line()
     if not line: sys.exit("drumdub's screen has no output line:\n" + "\n".join(screen()))
     print(f"at the end ({args.seconds:.0f} s, {beat} beats): {line}")
     stepped = f" {args.latency} " not in line + " "
     gaps = int(line.split(" output gaps")[0].rsplit(" ", 1)[-1]) if " output gaps" in line else 0
     print(f"mode {args.latency}: {'stepped back' if stepped else 'held'}; output gaps the engine saw: {gaps}; "
-          f"underruns the server logged: {after - before}"
+          f"underruns the server logged: {after - before}; dropouts at the sink: {len(dropouts)} "
+          f"{[(round(t, 2), round(ms, 1)) for t, ms in dropouts[:20]]}"
           f"{'; load: ' + str(args.busy) + ' busy loops' if args.busy else ''}{'; beside a release build' if args.beside_build else ''}")
     tmux("send-keys", "q")
     time.sleep(1)
-    failed = stepped or after - before > 0
+    failed = stepped or after - before > 0 or len(dropouts) > 0
 finally:
     stop_loads()
+    if recorder: recorder.kill()
     tmux("kill-server")
-    subprocess.run(["pulseaudio", "--kill"], env=env, capture_output=True)
+    if args.pipewire:
+        for p in reversed(servers): p.terminate(); p.wait()
+    else:
+        subprocess.run(["pulseaudio", "--kill"], env=env, capture_output=True)
     if os.environ.get("KEEP_LOG"): print("server log: " + log)
     else: shutil.rmtree(root, ignore_errors=True)
 sys.exit(1 if failed else 0)

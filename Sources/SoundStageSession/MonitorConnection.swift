@@ -61,6 +61,8 @@ struct MonitorConnection {
     var context: PulseHandle?
     /// The retry timer; created at launch, freed by `shutdown()`.
     var timer: PulseHandle?
+    /// The default sink asked again over a connection of its own (``DefaultCheck``).
+    var defaultCheck = DefaultCheck()
     var retryDelay = MonitorSession.initialRetryDelay
     /// The current outage has been reported (by `.serverLost` or `.unavailable`).
     var outageReported = false

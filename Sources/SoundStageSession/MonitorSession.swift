@@ -28,7 +28,7 @@ final class MonitorSession: Sendable {
     static let maximumRetryDelay: pa_usec_t = 2_000_000    // 2 s: an engine waiting for the server waits for the monitor
 
     let loop: PulseHandle
-    private let clientName: String
+    let clientName: String
     private let handler: @Sendable (SoundServerEvent) -> Void
     let state = LockedBox(MonitorConnection())
     /// Where what the session lowers is recorded (see ``DuckingRecord``); nil: nowhere.
@@ -146,15 +146,16 @@ final class MonitorSession: Sendable {
             }
             return (s.context, s.timer)
         }
+        closeOwnStreams()
         if let context { retire(context.raw) }
         if let timer { ss_timer_free(loop.raw, timer.raw) }
+        closeDefaultCheck()
     }
 
     /// Detaches our callbacks from a context, disconnects it and drops our
     /// reference. Disconnecting cancels its pending operations; libpulse never
     /// calls a cancelled operation's callback. Mainloop lock held.
-    private func retire(_ context: OpaquePointer) {
-        closeOwnStreams()
+    func retire(_ context: OpaquePointer) {
         libpulse.context_set_subscribe_callback(context, nil, nil)
         libpulse.context_set_state_callback(context, nil, nil)
         libpulse.context_disconnect(context)
@@ -175,6 +176,7 @@ final class MonitorSession: Sendable {
             return (true, s.context)
         }
         guard proceed else { return }
+        closeOwnStreams()
         if let previous { retire(previous.raw) }
 
         let api = libpulse.threaded_mainloop_get_api(loop.raw)
@@ -282,6 +284,7 @@ final class MonitorSession: Sendable {
                 unref(libpulse.context_get_sink_info_by_index(context, index, { context, info, eol, userdata in
                     MonitorSession.from(userdata)?.sinkInfoArrived(context, info, eol)
                 }, userdata))
+                defaultMayHaveMoved(context)
             }
         case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
             if removal {
@@ -292,6 +295,7 @@ final class MonitorSession: Sendable {
                 unref(libpulse.context_get_sink_input_info(context, index, { context, info, eol, userdata in
                     MonitorSession.from(userdata)?.sinkInputInfoArrived(context, info, eol, completesSync: false)
                 }, userdata))
+                defaultMayHaveMoved(context)
             }
         case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
             unref(libpulse.context_get_server_info(context, { context, info, userdata in

@@ -125,9 +125,10 @@ struct LatencyModeTests {
         }
         // A loaded machine may make the engine step back to a safer mode, as it should (a CI
         // run saw `.lowest` step back to `.low` here): the reverb then changed in both, and the
-        // clock says the mixer went on. A step back with no underrun seen would be a defect.
+        // clock says the mixer went on. A step back with no underrun seen would be a defect:
+        // one dropout the server heard, or two the clocks showed.
         if engine.latencyMode != mode {
-            #expect(engine.outputUnderruns >= AudioEngine.underrunsBeforeSteppingBack,
+            #expect(engine.outputUnderruns >= 1,
                     "\(mode) became \(String(describing: engine.latencyMode)) with \(engine.outputUnderruns) underruns seen")
         }
     }

@@ -276,23 +276,57 @@ extension AudioSessionServerTests {
         } else {
             try pulse.setDefaultSink("second")
         }
-        // A known defect, open: on PipeWire with `wpctl set-default`, about one run in three
-        // (seen 2026-12-01, idle machine, `pactl get-default-sink` saying "second" before the
-        // wait began), the session heard of no move in 10 s and the tone stayed on the first
-        // sink. Not yet found whether the monitor gets no server event or an old default in
-        // its reply; until then this case records it as a known issue, and any other failure
-        // of the case, and every failure of the other two, still fails.
-        let knownFlaky = server == .pipewire && switcher == "wpctl"
-        withKnownIssue("PipeWire + wpctl: the session may not hear the default move (open defect)", isIntermittent: true) {
-            let moved = child.waitForLine(containing: "session: routeChanged(defaultChanged")
-            #expect(moved != nil, "\(child.lines)")
-            let recorded = second.bytes.count
-            second.waitForSamples(seconds: Double(recorded) / 192_000 + 1.5)
-            let heard = Self.toneLevel(second.samples, lastSeconds: 1)
-            #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the second sink: \(heard)")
-        } when: {
-            knownFlaky
+        // On PipeWire 0.3.65 a fresh server, about one in 20 to 30, never tells the monitor's
+        // own connection of the move (no SERVER event; its get_server_info names the old
+        // default for as long as it is asked, while a new connection names the new one): the
+        // monitor asks again over a connection of its own after a sink changes
+        // (MonitorSession+DefaultCheck). Once marked a known issue here; no longer.
+        let moved = child.waitForLine(containing: "session: routeChanged(defaultChanged")
+        #expect(moved != nil, "\(child.lines)")
+        let recorded = second.bytes.count
+        second.waitForSamples(seconds: Double(recorded) / 192_000 + 1.5)
+        let heard = Self.toneLevel(second.samples, lastSeconds: 1)
+        #expect(heard.dB > -30 && abs(heard.hz - 440) < 5, "the tone on the second sink: \(heard)")
+    }
+
+    /// How many fresh PipeWire servers the switch loop runs, each switched five times:
+    /// `SOUNDSTAGE_SWITCH_SERVERS`, 10 by default (50 switches); 2 outside the full tier.
+    static let switchServers = Int(ProcessInfo.processInfo.environment["SOUNDSTAGE_SWITCH_SERVERS"] ?? "") ?? (TestTier.isFull ? 10 : 2)
+
+    @Test("the default switched by wpctl on PipeWire, five times on each of fresh servers: each switch followed, the session's route change heard and the stream on the new default")
+    func defaultSwitchedAgainAndAgain() throws {
+        try #require(PrivatePulse.Kind.pipewire.isInstalled, "PipeWire is not installed")
+        var followed = 0, switches = 0
+        var missed: [String] = []
+        for round in 1...Self.switchServers {
+            let pulse = try PrivatePulse(.pipewire)
+            defer { pulse.stop() }
+            _ = try pulse.addSink("first")
+            _ = try pulse.addSink("second")
+            try pulse.setDefaultSink("first")
+            let child = try pulse.session(["--tone", "440"])
+            defer { child.stop() }
+            #expect(child.waitForLine(containing: "playing sine") != nil, "\(child.lines)")
+            var seen = 0
+            for turn in 1...5 {
+                let target = turn % 2 == 1 ? "second" : "first"
+                switches += 1
+                try pulse.setDefaultSink(target, byWirePlumber: true)
+                let heard = child.waitForLine(containing: "session: routeChanged(defaultChanged", after: seen, seconds: 10)
+                if let heard { seen = heard.index + 1 }
+                // The stream plays on the new default: the sink its input is on, by the server.
+                let sinks = try pulse.pactl(["list", "short", "sinks"]).stdout
+                let targetIndex = sinks.split(separator: "\n").first { $0.split(separator: "\t").dropFirst().first == Substring(target) }?
+                    .split(separator: "\t").first.map(String.init)
+                let onTarget = Poll.until(seconds: 5) {
+                    let inputs = (try? pulse.pactl(["list", "short", "sink-inputs"]).stdout) ?? ""
+                    return inputs.split(separator: "\n").contains { $0.split(separator: "\t").dropFirst().first.map(String.init) == targetIndex }
+                }
+                if heard != nil && onTarget { followed += 1 } else { missed.append("server \(round), switch \(turn) to \(target): heard \(heard != nil), on it \(onTarget)") }
+            }
         }
+        print("defaultSwitchedAgainAndAgain: \(followed) of \(switches) wpctl switches followed on \(Self.switchServers) fresh PipeWire servers")
+        #expect(missed.isEmpty, "\(missed)")
     }
 
     @Test("Ctrl-Z in a terminal: the output is paused before the process stops, silence at the sink, fg resumes it; events in order")
