@@ -86,8 +86,9 @@ phase build swift build --build-tests
 offline='^(SoundStageTests|DrumDubTests)\.'
 live='^SoundStageLiveTests\.'
 # The live smoke set of the quick tier: the device, a real-time engine, the tool, the first
-# hour, the documentation's samples, recording in the session, the round trip.
-smoke='^SoundStageLiveTests\.(AudioDeviceServerTests|AudioEngineServiceThreadTests|AudioEngineRealMovingTests|SoundStageToolServerTests|SoundStageToolFirstHourTests|DocSamplesRunTests|RecorderSessionTests|LatencyTests)'
+# hour, the documentation's samples, recording in the session, the round trip, the user's
+# music given back at exit, a dropout the server played heard by the engine.
+smoke='^SoundStageLiveTests\.(AudioDeviceServerTests|AudioEngineServiceThreadTests|AudioEngineRealMovingTests|SoundStageToolServerTests|SoundStageToolFirstHourTests|DocSamplesRunTests|RecorderSessionTests|LatencyTests|AudioSessionMusicAtExitTests|LatencyModeTests/dropoutHeard)'
 if [[ $full == 0 ]]; then
     phase "offline tests (parallel)" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build --filter "$offline"
     phase "live smoke set (serialized)" env SOUNDSTAGE_TIMING_TESTS=later swift test --skip-build --no-parallel --filter "$smoke"
