@@ -48,6 +48,7 @@ extension Game {
         case .engine(.serviceError(let error, _)): say("\(error)", alert: true)
         case .engine(.streamUnderrun): underruns += 1
         case .engine(.latencyChanged): break   // the output line shows the mode it holds now
+        case .engine(.outputDropout): break    // counted in the output line's gaps (outputUnderruns)
         }
     }
 

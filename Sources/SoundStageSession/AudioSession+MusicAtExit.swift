@@ -9,10 +9,9 @@ import SoundStageCore
 /// that hangs never holds the exit back. A process killed (SIGKILL, or a signal left to its
 /// default action) leaves its players paused.
 ///
-/// The exit handler is registered as a session first pauses music, after the one of target
-/// CProcessExit (registered before `main`): exit handlers run last registered first, so this
-/// one runs while the gateway lock, which every session's and player's state shares, can
-/// still be taken (CProcessExit's keeps it for the rest of the process).
+/// The exit handler is registered as a session first pauses music (``ExitGiveBack``), so it
+/// runs while the gateway lock, which every session's and player's state shares, can still be
+/// taken.
 extension AudioSession {
     /// How long the exit waits for the players to answer, at most, for every session.
     static let musicExitWait: Duration = .seconds(1)
@@ -20,28 +19,11 @@ extension AudioSession {
     /// How long of that the session's thread is given to take in what it was told before.
     static let musicExitDrain: Duration = .milliseconds(250)
 
-    /// The sessions that paused music, given back when the process exits.
-    static let resumeMusicAtExit = MusicExitRestorer()
-
-    /// Gives back, when the process exits, the music the registered sessions still hold.
-    final class MusicExitRestorer: Sendable {
-        private let sessions = LockedBox<(installed: Bool, list: [Weak])>((false, []))
-        struct Weak: @unchecked Sendable { weak var session: AudioSession? }
-
-        func register(_ session: AudioSession) {
-            let install = sessions.withLock { s -> Bool in
-                s.list.removeAll { $0.session == nil }
-                if !s.list.contains(where: { $0.session === session }) { s.list.append(Weak(session: session)) }
-                defer { s.installed = true }
-                return !s.installed
-            }
-            if install { atexit { AudioSession.resumeMusicAtExit.resumeAll() } }
-        }
-
-        func resumeAll() {
-            let deadline = ContinuousClock.now + AudioSession.musicExitWait
-            for entry in sessions.withLock({ $0.list }) { entry.session?.giveBackOtherMusic(before: deadline) }
-        }
+    /// The sessions that paused music, given back when the process exits, with one deadline
+    /// for them all.
+    static let resumeMusicAtExit = ExitGiveBack<AudioSession> { sessions in
+        let deadline = ContinuousClock.now + AudioSession.musicExitWait
+        for session in sessions { session.giveBackOtherMusic(before: deadline) }
     }
 
     /// Resumes, from the calling thread, every player the session paused (for itself or for

@@ -165,7 +165,7 @@ extension AudioSession {
         guard !playing.isEmpty else { return }
         // Given back as the process exits, should the session not end before (see
         // AudioSession+MusicAtExit.swift).
-        Self.resumeMusicAtExit.register(self)
+        if Self.resumeMusicAtExit.register(self) { atexit { AudioSession.resumeMusicAtExit.giveBack() } }
         // Not once the exit gave the music back: a pause now would outlive the process.
         let recorded = state.withLockedValue { s -> Bool in
             guard !s.otherMusic.givenBack else { return false }

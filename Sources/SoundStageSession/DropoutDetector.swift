@@ -8,12 +8,14 @@
 /// quiet), so a run of exact zeros with sound just before it and just after it is a dropout,
 /// counted by its content as a listener hears it, whatever the client believed it wrote.
 ///
-/// Sound is a frame with a channel at least ``level`` (-60 dBFS) in magnitude; "just" is
+/// Sound is a frame with a channel at least ``level`` (-40 dBFS) in magnitude; "just" is
 /// within ``nearFrames`` frames. A run shorter than ``minimumSeconds`` is ignored, and so is
 /// one longer than ``longestSeconds`` (sound that stopped and started again later: the game's
-/// own silence). What it cannot tell from a dropout: content that itself holds digital silence
-/// right after sound, as a hard gate does, or a loud sound stopped and another started within
-/// ``longestSeconds`` with nothing playing between them.
+/// own silence). The level is well above where a sound's own file ends (drumdub's drums end at
+/// -50 to -38 dBFS, played quieter still, and a hit on the next beat is no dropout), and a
+/// gap in sound quieter than it is not counted. What it cannot tell from a dropout: content
+/// that itself holds digital silence right after sound, as a hard gate does, or a sound cut
+/// off loud and another started within ``longestSeconds`` with nothing playing between them.
 struct DropoutDetector: Sendable {
     /// A dropout found: where its silence began (frames since the detector started) and how
     /// many frames it lasted.
@@ -22,14 +24,15 @@ struct DropoutDetector: Sendable {
         let frames: Int
     }
 
-    /// The least magnitude that counts as sound (-60 dBFS).
-    static let level: Float = 1e-3
+    /// The least magnitude that counts as sound (-40 dBFS).
+    static let level: Float = 0.01
     /// How near the silence sound must be, before and after it, in frames.
     static let nearFrames = 16
     /// The shortest run counted (seconds): half a millisecond.
     static let minimumSeconds = 0.0005
-    /// The longest run counted (seconds).
-    static let longestSeconds = 0.5
+    /// The longest run counted (seconds): a process stopped 150 ms with 60 ms of buffer left
+    /// 105-121 ms.
+    static let longestSeconds = 0.25
 
     let channels: Int
     private let minimumFrames: Int

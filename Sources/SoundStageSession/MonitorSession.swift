@@ -347,6 +347,7 @@ final class MonitorSession: Sendable {
             if s.isLive(context) { (s.cookie, s.address) = (info.cookie, address) }
             return s.updateServer(context, server: server, defaultSink: string(info.default_sink_name))
         })
+
     }
 
     private func sinkInfoArrived(_ context: OpaquePointer?, _ info: UnsafePointer<pa_sink_info>?, _ eol: Int32) {
@@ -365,6 +366,10 @@ final class MonitorSession: Sendable {
             if completesSync {
                 emit(state.withLock { $0.finishSync(context) })
                 duckingConnected(context)
+                // On PipeWire the default is asked again every so often (MonitorSession+DefaultCheck).
+                if state.withLock({ $0.server?.contains("PipeWire") ?? false }) {
+                    defaultMayHaveMoved(context, after: DefaultCheck.pipeWirePeriod)
+                }
             }
             return
         }

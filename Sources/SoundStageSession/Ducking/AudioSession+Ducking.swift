@@ -44,7 +44,7 @@ extension AudioSession {
         }
         guard let change else { return }
         if change.duck {
-            Self.giveBackAtExit.register(change.monitor)
+            if Self.giveBackAtExit.register(change.monitor) { atexit { AudioSession.giveBackAtExit.giveBack() } }
             guard change.monitor.startDucking(depth: change.depth) else {
                 // The monitor is not running (no libpulse, or it could not start).
                 state.withLockedValue { $0.ducking = false }
@@ -59,25 +59,7 @@ extension AudioSession {
     /// The monitors that may hold other applications lowered, given back when the process
     /// exits (returning from `main`, or `exit`) without its sessions becoming inactive. A
     /// process killed leaves its record for the next session (``DuckingRecord``).
-    static let giveBackAtExit = ExitRestorer()
-
-    /// Gives back, when the process exits, what registered monitors still lower.
-    final class ExitRestorer: Sendable {
-        private let monitors = LockedBox<(installed: Bool, list: [Weak])>((false, []))
-        struct Weak: @unchecked Sendable { weak var monitor: SoundServerMonitor? }
-
-        func register(_ monitor: SoundServerMonitor) {
-            let install = monitors.withLock { m -> Bool in
-                m.list.removeAll { $0.monitor == nil }
-                if !m.list.contains(where: { $0.monitor === monitor }) { m.list.append(Weak(monitor: monitor)) }
-                defer { m.installed = true }
-                return !m.installed
-            }
-            if install { atexit { AudioSession.giveBackAtExit.restoreAll() } }
-        }
-
-        func restoreAll() {
-            for entry in monitors.withLock({ $0.list }) { entry.monitor?.stopDucking(timeout: .milliseconds(500)) }
-        }
+    static let giveBackAtExit = ExitGiveBack<SoundServerMonitor> { monitors in
+        for monitor in monitors { monitor.stopDucking(timeout: .milliseconds(500)) }
     }
 }

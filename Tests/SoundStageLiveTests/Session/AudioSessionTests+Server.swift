@@ -267,8 +267,9 @@ extension AudioSessionServerTests {
         defer { second.stop() }
         // The recording is connected before the move (an idle sink's monitor sends nothing to
         // wait for): its stream is listed by the server.
-        let connected = Poll.until(seconds: 10) { ((try? pulse.pactl(["list", "short", "source-outputs"]))?.stdout ?? "").contains("\t") }
-        #expect(connected, "the recording of the second sink (the server's only source output) is listed")
+        // (The engine's session records its own stream back too: parec's is the one named so.)
+        let connected = Poll.until(seconds: 10) { ((try? pulse.pactl(["list", "source-outputs"]))?.stdout ?? "").contains("\"parec\"") }
+        #expect(connected, "the recording of the second sink (parec's source output) is listed")
         // The server's default moves first (asked again where it did not), so that what is
         // left to fail is the engine following it.
         if switcher == "wpctl" {
@@ -322,7 +323,12 @@ extension AudioSessionServerTests {
                     let inputs = (try? pulse.pactl(["list", "short", "sink-inputs"]).stdout) ?? ""
                     return inputs.split(separator: "\n").contains { $0.split(separator: "\t").dropFirst().first.map(String.init) == targetIndex }
                 }
-                if heard != nil && onTarget { followed += 1 } else { missed.append("server \(round), switch \(turn) to \(target): heard \(heard != nil), on it \(onTarget)") }
+                if heard != nil && onTarget {
+                    followed += 1
+                } else {
+                    let said = (try? pulse.defaultSink()) ?? "?"
+                    missed.append("server \(round), switch \(turn) to \(target) (the server says \(said)): heard \(heard != nil), on it \(onTarget); the session said \(child.lines.suffix(6))")
+                }
             }
         }
         print("defaultSwitchedAgainAndAgain: \(followed) of \(switches) wpctl switches followed on \(Self.switchServers) fresh PipeWire servers")

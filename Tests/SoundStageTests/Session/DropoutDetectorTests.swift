@@ -73,8 +73,8 @@ struct DropoutDetectorTests {
         #expect(Self.scan(short, channels: 2, rate: EngineRig.rate, block: 480).isEmpty, "23 frames at 48 kHz are under half a millisecond")
     }
 
-    @Test("silence in one channel is not silence; a tone stopped and started after 0.6 s is the game's own silence; a tone faded to -70 dB and cut is no dropout")
-    func notDropouts() {
+    @Test("silence in one channel is not silence; a tone stopped and started after 0.6 s is the game's own silence; a sound whose file ends at -50 dB, or a drum's, then the next is no dropout")
+    func notDropouts() throws {
         let rate = 48_000
         func tone(_ frames: Int, amplitude: Float = 0.5, phase: Int = 0) -> [Float] {
             (0..<frames).map { amplitude * sin(2 * .pi * 300 * Float($0 + phase) / Float(rate)) }
@@ -90,9 +90,17 @@ struct DropoutDetectorTests {
         // The same with 0.1 s of silence is what a dropout looks like, and is found.
         let dropped = tone(4_800) + [Float](repeating: 0, count: 4_800) + tone(4_800, phase: 9_600)
         #expect(Self.scan(dropped, channels: 1, rate: rate, block: 480) == [DropoutDetector.Dropout(frame: 4_800, frames: 4_800)])
-        // A tone at -70 dB cut to silence, then a loud one: the silence follows no sound.
-        let quiet = tone(4_800, amplitude: 0.0003) + [Float](repeating: 0, count: 480) + tone(4_800)
+        // A tone at -50 dB cut to silence (a drum's file ends so), then a loud one 50 ms later:
+        // the silence follows no sound.
+        let quiet = tone(4_800, amplitude: 0.003) + [Float](repeating: 0, count: 2_400) + tone(4_800)
         #expect(Self.scan(quiet, channels: 1, rate: rate, block: 480).isEmpty)
+        // Each of drumdub's drums rendered by the engine to the end of its file and 20 ms of
+        // silence after, then the next hit: no dropout.
+        for (name, seconds) in [("snare", 0.25), ("bass", 0.5), ("tambourine", 0.35), ("maraca", 0.09)] {
+            let drum = try EngineRig.renderFile(Assets.drums.appendingPathComponent("\(name).wav"), streamed: false, seconds: seconds + 0.02)
+            #expect(drum.suffix(1_920).allSatisfy { $0 == 0 }, "\(name) ends in exact silence")
+            #expect(Self.scan(drum + drum, channels: 2, rate: rate, block: 480).isEmpty, "\(name): the end of its file then the next hit")
+        }
         // Silence from the start, then sound: nothing before it.
         #expect(Self.scan([Float](repeating: 0, count: 960) + tone(960), channels: 1, rate: rate, block: 64).isEmpty)
     }
