@@ -12,6 +12,11 @@ extension AudioEngine {
         }
         try checkNotShutDown("render(frames:)")
         let rate = context.frequency
+        let longest = Int(AudioDevice.longestRenderSeconds) * rate
+        guard frames >= 0, frames <= longest else {
+            throw failure(.invalidArgument, "render(frames:)",
+                          "frames must be in 0...\(longest) (\(Int(AudioDevice.longestRenderSeconds)) s at \(rate) Hz; render longer in several calls), got \(frames)")
+        }
         let tickFrames = max(1, Int((tickSeconds * Double(rate)).rounded()))
         var out = try device.render(frames: 0)
         out.samples.reserveCapacity(max(0, frames) * out.format.channels.channelCount)

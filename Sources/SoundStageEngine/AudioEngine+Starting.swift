@@ -7,7 +7,7 @@ extension AudioEngine {
     /// time, within one service tick. Players already playing are left as they are.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a player of another
-    ///   engine or a time in the past, ``SoundStageError/Code-swift.struct/invalidState``
+    ///   engine, a time in the past or past ``latestStartSeconds`` from now, ``SoundStageError/Code-swift.struct/invalidState``
     ///   during an interruption, and what preparing a player can throw.
     public func play(_ players: [Player], atTime time: Double? = nil) throws {
         let member = time == nil ? "play(_:)" : "play(_:atTime: \(time!))"
@@ -20,10 +20,24 @@ extension AudioEngine {
                 try startTogether(held, players)
             }
         }
-        guard time.isFinite, time >= currentTime else {
-            throw failure(.invalidArgument, member, "the time must be finite and not before the engine's current time \(currentTime)")
+        let frame = try scheduledFrame(time, member)
+        try schedule(players, ScheduledStart(seconds: time, frame: frame, players: []))
+    }
+
+    /// How far ahead of ``currentTime`` a start may be scheduled, in seconds: 10^7 (about 116
+    /// days), as ``Recorder/longestSeconds`` bounds a recording. A later time is refused before
+    /// any conversion to frames.
+    public static let latestStartSeconds = 1e7
+
+    /// The engine frame of a start at engine time `time`, checked: finite, not before now, and
+    /// within ``latestStartSeconds`` of it.
+    func scheduledFrame(_ time: Double, _ member: String) throws -> Int {
+        let now = currentTime
+        guard time.isFinite, time >= now, time - now <= Self.latestStartSeconds else {
+            throw failure(.invalidArgument, member,
+                          "the time must be finite, in \(now)...\(now + Self.latestStartSeconds) s (now to \(Self.latestStartSeconds) s from now), got \(time)")
         }
-        try schedule(players, ScheduledStart(seconds: time, frame: Int((time * Double(context.frequency)).rounded()), players: []))
+        return Int((time * Double(context.frequency)).rounded())
     }
 
     /// Starts `players` together at engine frame `frame` (``currentFrame``): exactly on it
@@ -35,8 +49,9 @@ extension AudioEngine {
         let member = "play(_:atFrame: \(frame))"
         try checkOwnership(players, member)
         let now = currentFrame
-        guard frame >= now else {
-            throw failure(.invalidArgument, member, "the frame must not be before the engine's current frame \(now)")
+        let latest = Int(Self.latestStartSeconds) * context.frequency
+        guard frame >= now, frame - now <= latest else {
+            throw failure(.invalidArgument, member, "the frame must be in \(now)...\(now + latest) (now to \(Self.latestStartSeconds) s from now), got \(frame)")
         }
         try schedule(players, ScheduledStart(seconds: Double(frame) / Double(context.frequency), frame: frame, players: []))
     }

@@ -327,7 +327,9 @@ extension SceneDescription {
         }
         if let v = o["start"] {
             s.start = try r.number(v, "\(path).start")
-            guard s.start >= 0 else { throw r.error("\(path).start", "must not be negative, got \(s.start)") }
+            guard s.start >= 0, s.start <= AudioEngine.latestStartSeconds else {
+                throw r.error("\(path).start", "must be in 0...\(AudioEngine.latestStartSeconds) seconds, got \(s.start)")
+            }
         }
         if let v = o["path"] { s.path = try parsePath(v, "\(path).path", r) }
         try parseVoiceKeys(o, into: &s, path, r)

@@ -274,17 +274,24 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
 
     // MARK: - Rendering
 
+    /// The most one ``render(frames:)`` renders, in seconds of its format: an hour (1.4 GB of
+    /// stereo floats at 48 kHz); a longer render is several calls.
+    public static let longestRenderSeconds = 3_600.0
+
     /// Renders `frames` frames of the mix of every context on this loopback device.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` on a real output device,
-    ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a negative count,
-    ///   ``SoundStageError/Code-swift.struct/deviceClosed`` once it is closed.
+    ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a negative count or one
+    ///   over ``longestRenderSeconds``, ``SoundStageError/Code-swift.struct/deviceClosed`` once
+    ///   it is closed.
     public func render(frames: Int) throws -> RenderedAudio {
         guard let format = loopbackFormat else {
             throw failure(.invalidState, "render(frames:)", "only a loopback device renders on request; open one with AudioDevice.openLoopback(format:)")
         }
-        guard frames >= 0 else {
-            throw failure(.invalidArgument, "render(frames:)", "frame count must not be negative, got \(frames)")
+        let longest = Int(Self.longestRenderSeconds) * format.sampleRate
+        guard frames >= 0, frames <= longest else {
+            throw failure(.invalidArgument, "render(frames:)",
+                          "frames must be in 0...\(longest) (\(Int(Self.longestRenderSeconds)) s at \(format.sampleRate) Hz; render longer in several calls), got \(frames)")
         }
         let count = frames * format.channels.channelCount
         // Nothing to mix; and an empty array made with unsafeUninitializedCapacity writes its

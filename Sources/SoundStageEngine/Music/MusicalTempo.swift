@@ -45,7 +45,9 @@ public struct MusicalTempo: Sendable, Hashable, Codable {
     package var problem: String? {
         guard beatsPerMinute.isFinite, (1...1_000).contains(beatsPerMinute) else { return "beatsPerMinute must be in 1...1000, got \(beatsPerMinute)" }
         guard (1...64).contains(beatsPerBar) else { return "beatsPerBar must be in 1...64, got \(beatsPerBar)" }
-        guard firstBeat.isFinite, firstBeat >= 0 else { return "firstBeat must be finite and not negative, got \(firstBeat)" }
+        guard firstBeat.isFinite, firstBeat >= 0, firstBeat <= AudioEngine.latestStartSeconds else {
+            return "firstBeat must be in 0...\(AudioEngine.latestStartSeconds) s, got \(firstBeat)"
+        }
         return nil
     }
 }

@@ -105,10 +105,7 @@ extension Player {
         case .now:
             return (engine.currentTime, engine.currentFrame)
         case .atTime(let seconds):
-            guard seconds.isFinite, seconds >= engine.currentTime else {
-                throw failure(.invalidArgument, member, "the time must be finite and not before the engine's current time \(engine.currentTime)")
-            }
-            return (seconds, Int((seconds * outputRate).rounded()))
+            return (seconds, try engine.scheduledFrame(seconds, member))
         case .nextBeat, .nextBar:
             let unit: MusicalUnit = point == .nextBeat ? .beat : .bar
             return try OpenAL.lock.withLock { held in
@@ -127,6 +124,11 @@ extension Player {
                 let repeats = loops != 0 || (timeline.map { $0.plan.repeatMode.withLock { $0 } != .off } ?? false)
                 if boundary >= duration && repeats { boundary = duration + tempo.firstBeat }
                 let ahead = (boundary - time) / Double(rate)
+                // A boundary that far off (a tempo whose first beat is past the sound's end by
+                // more than a start may be scheduled) is refused before any frame is counted.
+                guard ahead.isFinite, ahead <= AudioEngine.latestStartSeconds else {
+                    throw failure(.invalidArgument, member, "the next \(unit.rawValue) is \(ahead) s away, more than \(AudioEngine.latestStartSeconds) s")
+                }
                 if engine.isOffline {
                     let at = nowFrame + Int((ahead * outputRate).rounded())
                     return (Double(at) / outputRate, at)
