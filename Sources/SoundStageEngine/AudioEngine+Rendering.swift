@@ -13,7 +13,10 @@ extension AudioEngine {
         try checkNotShutDown("render(frames:)")
         let rate = context.frequency
         let longest = Int(AudioDevice.longestRenderSeconds) * rate
-        guard frames >= 0, frames <= longest else {
+        guard frames >= 0 else {
+            throw failure(.invalidArgument, "render(frames:)", "frame count must not be negative, got \(frames)")
+        }
+        guard frames <= longest else {
             throw failure(.invalidArgument, "render(frames:)",
                           "frames must be in 0...\(longest) (\(Int(AudioDevice.longestRenderSeconds)) s at \(rate) Hz; render longer in several calls), got \(frames)")
         }

@@ -33,7 +33,10 @@ extension AudioEngine {
     /// within ``latestStartSeconds`` of it.
     func scheduledFrame(_ time: Double, _ member: String) throws -> Int {
         let now = currentTime
-        guard time.isFinite, time >= now, time - now <= Self.latestStartSeconds else {
+        guard time.isFinite, time >= now else {
+            throw failure(.invalidArgument, member, "the time must be finite and not before the engine's current time \(now)")
+        }
+        guard time - now <= Self.latestStartSeconds else {
             throw failure(.invalidArgument, member,
                           "the time must be finite, in \(now)...\(now + Self.latestStartSeconds) s (now to \(Self.latestStartSeconds) s from now), got \(time)")
         }
@@ -50,7 +53,10 @@ extension AudioEngine {
         try checkOwnership(players, member)
         let now = currentFrame
         let latest = Int(Self.latestStartSeconds) * context.frequency
-        guard frame >= now, frame - now <= latest else {
+        guard frame >= now else {
+            throw failure(.invalidArgument, member, "the frame must not be before the engine's current frame \(now)")
+        }
+        guard frame - now <= latest else {
             throw failure(.invalidArgument, member, "the frame must be in \(now)...\(now + latest) (now to \(Self.latestStartSeconds) s from now), got \(frame)")
         }
         try schedule(players, ScheduledStart(seconds: Double(frame) / Double(context.frequency), frame: frame, players: []))

@@ -289,7 +289,10 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
             throw failure(.invalidState, "render(frames:)", "only a loopback device renders on request; open one with AudioDevice.openLoopback(format:)")
         }
         let longest = Int(Self.longestRenderSeconds) * format.sampleRate
-        guard frames >= 0, frames <= longest else {
+        guard frames >= 0 else {
+            throw failure(.invalidArgument, "render(frames:)", "frame count must not be negative, got \(frames)")
+        }
+        guard frames <= longest else {
             throw failure(.invalidArgument, "render(frames:)",
                           "frames must be in 0...\(longest) (\(Int(Self.longestRenderSeconds)) s at \(format.sampleRate) Hz; render longer in several calls), got \(frames)")
         }
