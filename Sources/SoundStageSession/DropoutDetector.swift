@@ -31,8 +31,8 @@ struct DropoutDetector: Sendable {
     /// The shortest run counted (seconds): half a millisecond.
     static let minimumSeconds = 0.0005
     /// The longest run counted (seconds): a process stopped 150 ms with 60 ms of buffer left
-    /// 105-121 ms.
-    static let longestSeconds = 0.25
+    /// 105-121 ms, stopped 250 ms 208-219 ms. A longer silence is taken for the game's own.
+    static let longestSeconds = 0.5
 
     let channels: Int
     private let minimumFrames: Int

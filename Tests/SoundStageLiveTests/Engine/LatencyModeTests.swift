@@ -164,7 +164,7 @@ struct LatencyModeTests {
         #expect(toneDB(tail, frequency: 440, sampleRate: 48_000) > -30, "the tone plays on after the step back")
     }
 
-    @Test("a process stopped 150 ms with 60 ms of buffer: the server plays silence, the engine hears it as long as the sink's monitor holds it, within 1 s, and steps back at once; 3 s before it, nothing heard",
+    @Test("a process stopped 250 ms: the server plays silence, the engine hears it within 1 s as long as the sink's monitor holds it, and steps back at its first dropout; every dropout it heard is one the monitor holds",
           arguments: PrivatePulse.Kind.allCases)
     func dropoutHeard(kind: PrivatePulse.Kind) throws {
         try #require(kind.isInstalled, "\(kind) is not installed")
@@ -177,21 +177,31 @@ struct LatencyModeTests {
         defer { game.stop() }
         #expect(game.waitForLine(containing: "latency mode balanced") != nil, "\(game.lines)")
         try pulse.waitUntilPlaying("out")
-        Thread.sleep(forTimeInterval: 2.5)
-        // Nothing dropped, nothing heard.
         Thread.sleep(forTimeInterval: 3)
-        #expect(game.line(containing: "outputDropout") == nil, "\(game.lines)")
+        // Longer than the buffer of either mode it may hold by now (balanced, or safe if the
+        // machine dropped out by itself meanwhile, as PipeWire did once at balanced here).
         game.signal(SIGSTOP)
-        Thread.sleep(forTimeInterval: 0.15)
+        Thread.sleep(forTimeInterval: 0.25)
         game.signal(SIGCONT)
         let resumed = ContinuousClock.now
-        let heard = try #require(game.waitForLine(containing: "engine: outputDropout(", seconds: 5), "\(game.lines)")
-        let stepped = try #require(game.waitForLine(containing: "latencyChanged(balanced -> safe after 1 dropouts", seconds: 5), "\(game.lines)")
-        #expect(heard.at - resumed < .seconds(1) && stepped.at - resumed < .seconds(1), "\(game.lines)")
-        let line = game.lines[heard.index]
-        let reported = try #require(line.firstMatch(of: /outputDropout\(([0-9.]+) ms/).flatMap { Double($0.1) }, "\(line)")
-        // The sink's monitor, read by content: the first run of exact silence in both channels
-        // with the tone just before and after it.
+        Thread.sleep(forTimeInterval: 1)
+        func heard() -> [(ms: Double, at: ContinuousClock.Instant)] {
+            game.lines.indices.compactMap { i in
+                let line = game.lines[i]
+                guard let ms = line.firstMatch(of: /engine: outputDropout\(([0-9.]+) ms/).flatMap({ Double($0.1) }),
+                      let at = game.line(containing: line)?.at else { return nil }
+                return (ms, at)
+            }
+        }
+        let reported = heard()
+        let frozen = try #require(reported.first { $0.ms >= 50 && $0.at > resumed }, "the stop not heard within 1 s: \(game.lines)")
+        #expect(frozen.at - resumed < .seconds(1), "\(game.lines)")
+        // The step back comes with the first dropout heard, whichever it was.
+        let stepped = try #require(game.line(containing: "latencyChanged(balanced -> safe after 1 dropouts"), "\(game.lines)")
+        let first = try #require(reported.first)
+        #expect(stepped.at - first.at < .seconds(1), "\(game.lines)")
+        // The sink's monitor, read by content: runs of exact silence in both channels with the
+        // tone just before and after.
         #expect(recording.waitForFrames(recording.frames(channels: 2) + 48_000, channels: 2), "the recording goes on")
         let samples = recording.samples
         var runs: [Double] = []
@@ -205,9 +215,11 @@ struct LatencyModeTests {
             while frame < frames && silent(frame) { frame += 1 }
             if frame - start >= 24, frame < frames, toneNear(start - 1), toneNear(frame) { runs.append(Double(frame - start) / 48) }
         }
-        let recorded = try #require(runs.first, "no silence inside the tone at the sink")
-        print("dropoutHeard(\(kind)): the engine heard \(reported) ms, the sink's monitor holds \(runs) ms")
-        #expect(abs(recorded - reported) <= 1, "heard \(reported) ms, recorded \(recorded) ms")
-        #expect(game.lines.filter { $0.contains("outputDropout") }.count == 1, "\(game.lines)")
+        print("dropoutHeard(\(kind)): the engine heard \(reported.map(\.ms)) ms, the sink's monitor holds \(runs) ms")
+        // Nothing heard that the sink does not hold (the monitor also holds the step back's
+        // own change of stream, which the engine does not report).
+        for dropout in reported {
+            #expect(runs.contains { abs($0 - dropout.ms) <= 1 }, "heard \(dropout.ms) ms, the monitor holds \(runs) ms")
+        }
     }
 }
