@@ -194,7 +194,7 @@ struct SoakRun {
             failures.append("no memory samples after the warm-up")
         }
         let events = tally.counts.withLock { $0 }
-        report.append("events: \(events.underruns) stream underruns, \(events.serviceErrors) service errors, \(events.routeChanges) route changes, \(events.unavailable) outputs unavailable, \(events.latencyChanges) latency changes")
+        report.append("events: \(events.underruns) stream underruns, \(events.serviceErrors) service errors, \(events.routeChanges) route changes, \(events.unavailable) outputs unavailable, \(events.latencyChanges) latency changes, \(events.dropouts) output dropouts the server played")
         if events.underruns > 0 { failures.append("\(events.underruns) stream underruns: \(events.firstProblems)") }
         if events.serviceErrors > 0 { failures.append("\(events.serviceErrors) service errors: \(events.firstProblems)") }
         for (label, tracker) in trackers {
@@ -228,7 +228,7 @@ final class EventCounter: Sendable {
 
 /// The engine's events, counted.
 struct EventTally {
-    var underruns = 0, serviceErrors = 0, routeChanges = 0, unavailable = 0, latencyChanges = 0
+    var underruns = 0, serviceErrors = 0, routeChanges = 0, unavailable = 0, latencyChanges = 0, dropouts = 0
     var firstProblems: [String] = []
 
     mutating func note(_ event: EngineEvent) {
@@ -238,6 +238,7 @@ struct EventTally {
         case .routeChanged: routeChanges += 1
         case .outputUnavailable: unavailable += 1
         case .latencyChanged: latencyChanges += 1
+        case .outputDropout: dropouts += 1
         }
         if case .routeChanged = event { return }
         if firstProblems.count < 5 { firstProblems.append("\(event)") }
