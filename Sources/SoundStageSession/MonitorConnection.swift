@@ -101,6 +101,9 @@ struct MonitorConnection {
         inputs = [:]
     }
 
+    /// How many server infos the monitor's own connection has had answered.
+    var serverReplies = 0
+
     mutating func updateServer(_ context: OpaquePointer, server: String, defaultSink: String?) -> [SoundServerEvent] {
         guard isLive(context) else { return [] }
         self.server = server

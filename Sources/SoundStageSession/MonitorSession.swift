@@ -344,7 +344,10 @@ final class MonitorSession: Sendable {
         let server = string(info.server_version).map { "\(name) \($0)" } ?? name
         let address = string(libpulse.context_get_server(context)) ?? ""
         emit(state.withLock { s in
-            if s.isLive(context) { (s.cookie, s.address) = (info.cookie, address) }
+            if s.isLive(context) {
+                (s.cookie, s.address) = (info.cookie, address)
+                s.serverReplies += 1
+            }
             return s.updateServer(context, server: server, defaultSink: string(info.default_sink_name))
         })
 
