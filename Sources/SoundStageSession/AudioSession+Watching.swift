@@ -17,7 +17,7 @@ extension AudioSession {
         public static let systemSleep = WatchedEvents(rawValue: 1 << 2)
         /// The server's own copy of this process's playback streams, scanned for dropouts
         /// (silence the server played where a stream ran dry), which each engine counts as an
-        /// underrun and reports (``SoundServerEvent/outputDropout(stream:seconds:)``); with
+        /// underrun and reports (`EngineEvent.outputDropout`); with
         /// ``soundServer`` only. It records each stream back from the server: 384 kB a second
         /// for 48 kHz stereo, scanned on the monitor's thread.
         public static let outputDropouts = WatchedEvents(rawValue: 1 << 3)
