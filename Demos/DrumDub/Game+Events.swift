@@ -149,10 +149,15 @@ extension Game {
         case .recording(_, let hits): s.groove = "groove: RECORDING, \(hits.count) hits"
         case .looping: s.groove = String(format: "groove: looping %d hits / %.1f s", groove.hits.count, groove.length)
         }
-        // The latency: the mode the output holds now and what its device reports.
-        let latency = engine.latencyMode.map { mode in
-            " \(mode)" + (engine.outputLatency.map { String(format: " %.0f ms", $0 * 1_000) } ?? "")
-        } ?? ""
+        // The latency: the mode the output holds now (or the player's own PULSE_LATENCY_MSEC,
+        // which decides, and the milliseconds asked in its place) and what its device reports.
+        let reported = engine.outputLatency.map { String(format: " %.0f ms", $0 * 1_000) } ?? ""
+        let latency: String
+        if let request = engine.context.serverLatencyRequest, request.origin == .process {
+            latency = " PULSE_LATENCY_MSEC=\(request.replaced ?? request.milliseconds)" + (request.replaced != nil ? " (\(request.milliseconds) asked)" : "") + reported
+        } else {
+            latency = engine.latencyMode.map { " \($0)" + reported } ?? ""
+        }
         let rate = engine.context.frequency
         let kHz = rate % 1_000 == 0 ? "\(rate / 1_000)" : String(format: "%.1f", Double(rate) / 1_000)
         let gaps = engine.outputUnderruns

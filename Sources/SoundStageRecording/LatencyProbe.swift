@@ -12,6 +12,10 @@ public struct LatencyMeasurement: Sendable, CustomStringConvertible {
     public let mode: LatencyMode?
     /// The mixer's period the output got, in frames (nil if the device did not say).
     public let periodFrames: Int?
+    /// What the output's stream asked of the sound server (nil: nothing, OpenAL Soft's own
+    /// periods): the mode's milliseconds or the process's own `PULSE_LATENCY_MSEC`, and what
+    /// was asked in their place when their periods were not whole.
+    public let serverRequest: ServerLatencyRequest?
     /// OpenAL's output latency while the clicks played (`AL_SOFT_source_latency`): from a
     /// sample leaving the mixer to the device's output.
     public let outputSeconds: Double
@@ -113,7 +117,7 @@ public enum LatencyProbe {
         }
         trips.sort()
         return LatencyMeasurement(outputDevice: device.name, captureDevice: input.name, mode: latency,
-                                  periodFrames: context.periodFrames, outputSeconds: outputs.isEmpty ? 0 : outputs.sorted()[outputs.count / 2],
+                                  periodFrames: context.periodFrames, serverRequest: context.serverLatencyRequest, outputSeconds: outputs.isEmpty ? 0 : outputs.sorted()[outputs.count / 2],
                                   roundTripSeconds: trips[trips.count / 2], spreadSeconds: trips.last! - trips.first!, clicks: max(1, clicks), heard: trips.count)
     }
 }

@@ -35,7 +35,19 @@ struct Latency: ParsableCommand {
             do {
                 let measured = try LatencyProbe.measure(output: device, capture: capture, clicks: clicks, latency: mode)
                 let period = measured.periodFrames.map { ", period \($0) frames" } ?? ""
-                let asked = mode.map { "mode \($0) (\($0.requestedMilliseconds) ms asked\(period)): " } ?? "no mode (OpenAL Soft's own periods\(period)): "
+                let request = measured.serverRequest
+                let asked: String
+                if let request, request.origin == .process {
+                    // The process's own PULSE_LATENCY_MSEC decides; the mode is not asked.
+                    let own = request.replaced.map { "in place of the process's PULSE_LATENCY_MSEC=\($0), whose periods OpenAL Soft 1.19.1's reverb hangs in" }
+                        ?? "the process's PULSE_LATENCY_MSEC"
+                    asked = "\(mode.map { "mode \($0), not followed" } ?? "no mode") (\(request.milliseconds) ms asked, \(own)\(period)): "
+                } else if let mode {
+                    let near = request?.replaced.map { ", in place of the mode's \($0) ms, whose periods OpenAL Soft 1.19.1's reverb hangs in" } ?? ""
+                    asked = "mode \(mode) (\(request?.milliseconds ?? mode.requestedMilliseconds) ms asked\(near)\(period)): "
+                } else {
+                    asked = "no mode (OpenAL Soft's own periods\(period)): "
+                }
                 print("\(measured.outputDevice) -> \(measured.captureDevice): \(asked)\(measured)")
             } catch {
                 fail("\(error)")

@@ -5,6 +5,13 @@ extension AudioContext {
     /// none, OpenAL Soft's own periods (about ``LatencyMode/balanced``).
     public var latencyMode: LatencyMode? { attributes.latency }
 
+    /// What the device's stream asked of the sound server when it was last made (its context
+    /// created, its device reset or reopened): the milliseconds, whose they were (the latency
+    /// mode's or the process's own `PULSE_LATENCY_MSEC`), and what they replaced when the
+    /// periods were not whole. Nil on a loopback device and when nothing was asked (no mode,
+    /// OpenAL Soft's own periods).
+    public var serverLatencyRequest: ServerLatencyRequest? { latencyRequest.withLock { $0 } }
+
     /// Whether the modes reach the sound server: a real output (a loopback device has no
     /// server), and no `PULSE_LATENCY_MSEC` of the process's own (which then decides).
     public var followsLatencyModes: Bool { device.loopbackFormat == nil && PulseLatency.setByProcess == nil }
@@ -52,12 +59,15 @@ extension AudioContext {
             // OpenAL Soft 1.19.1 resets nothing for an empty list on a running device: the
             // frequency it has is asked for again.
             if list.count <= 1 { list = [ALC_FREQUENCY, ALCint(frequency), 0] }
+            let milliseconds = Self.milliseconds(for: asked.latency, after: serverLatencyRequest)
             let reset = try OpenAL.callALC(raw, Self.operationName(member), on: description) {
-                PulseLatency.asking(asked.latency?.requestedMilliseconds) { alcResetDeviceSOFT(raw, list) }
+                PulseLatency.asking(milliseconds) { alcResetDeviceSOFT(raw, list) }
             }
             guard reset == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reset \(device)") }
-            asked.latency = try Self.keepPeriodsWhole(device, mode: asked.latency, list: list) { code, reason in failure(code, member, reason) }
+            let kept = try Self.keepPeriodsWhole(device, mode: asked.latency, asked: milliseconds, list: list) { code, reason in failure(code, member, reason) }
+            asked.latency = kept.0
             requestedAttributes.withLock { $0 = asked }
+            latencyRequest.withLock { $0 = kept.1 }
             resetCount.add(1, ordering: .relaxed)
         }
     }
@@ -76,33 +86,80 @@ extension AudioContext {
     /// milliseconds nearest the mode's first (the server's period follows them), then the
     /// safer modes'.
     static func periodAsks(after mode: LatencyMode) -> [(mode: LatencyMode, milliseconds: Int)] {
-        let near = [-1, 1, -2, 2, -3, 3].map { (mode, mode.requestedMilliseconds + $0) }.filter { $0.1 > 0 }
+        let near = periodAsks(near: mode.requestedMilliseconds).prefix(6).map { (mode, $0) }
         let safer = sequence(first: mode, next: \.safer).dropFirst().map { ($0, $0.requestedMilliseconds) }
         return near + safer
     }
 
-    /// Checks the periods the server gave the device's stream, just made for `mode` (created,
-    /// reset or reopened), and asks again (``periodAsks(after:)``, `alcResetDeviceSOFT` with
-    /// `list`) until the reverb can mix in them (``periodHoldsReverb(_:)``). Returns the mode in
-    /// effect: `mode`, or a safer one when no milliseconds near it gave whole periods. Under
-    /// the gateway's lock.
-    static func keepPeriodsWhole(_ device: AudioDevice, mode: LatencyMode?, list: [ALCint],
-                                 fail: (SoundStageError.Code, String) -> SoundStageError) throws -> LatencyMode? {
+    /// What to ask next in place of `milliseconds` (the process's own `PULSE_LATENCY_MSEC`)
+    /// when the periods they gave are ones the reverb cannot mix in: the milliseconds nearest
+    /// first, then the modes' above them.
+    static func periodAsks(near milliseconds: Int) -> [Int] {
+        let near = [-1, 1, -2, 2, -3, 3].map { milliseconds + $0 }.filter { $0 > 0 }
+        return near + LatencyMode.allCases.map(\.requestedMilliseconds).filter { $0 > milliseconds + 3 }
+    }
+
+    /// The milliseconds to ask of the server when the device's stream is made again for
+    /// `mode`, after `last` (``serverLatencyRequest``): the mode's; with the process's own
+    /// `PULSE_LATENCY_MSEC`, the milliseconds asked in its place if they were, else nothing
+    /// (libpulse reads the process's).
+    static func milliseconds(for mode: LatencyMode?, after last: ServerLatencyRequest?) -> Int? {
+        guard PulseLatency.setByProcess != nil else { return mode?.requestedMilliseconds }
+        guard let last, last.origin == .process, last.replaced != nil else { return nil }
+        return last.milliseconds
+    }
+
+    /// Checks the periods the server gave the device's stream, just made for `mode` with
+    /// `asked` milliseconds (``milliseconds(for:after:)``; created, reset or reopened), and
+    /// asks again (``periodAsks(after:)``, ``periodAsks(near:)``, `alcResetDeviceSOFT` with
+    /// `list`) until the reverb can mix in them (``periodHoldsReverb(_:)``). Returns the mode
+    /// in effect (`mode`, or a safer one when no milliseconds near it gave whole periods) and
+    /// what the stream asked of the server. The process's own `PULSE_LATENCY_MSEC` is checked
+    /// the same way, and replaced only when its periods are not whole. Under the gateway's
+    /// lock.
+    static func keepPeriodsWhole(_ device: AudioDevice, mode: LatencyMode?, asked: Int?, list: [ALCint],
+                                 fail: (SoundStageError.Code, String) -> SoundStageError) throws -> (LatencyMode?, ServerLatencyRequest?) {
         let raw = device.handle.raw
-        // A loopback device has no period; the process's own PULSE_LATENCY_MSEC decides
-        // (documented on LatencyMode).
-        guard let mode, device.loopbackFormat == nil, PulseLatency.setByProcess == nil,
-              let frames = period(raw), !periodHoldsReverb(frames) else { return mode }
+        // A loopback device has no period and asks no server.
+        guard device.loopbackFormat == nil else { return (mode, nil) }
+        let origin: ServerLatencyRequest.Origin, first: Int
+        if PulseLatency.setByProcess != nil {
+            // A value libpulse does not read as milliseconds asks nothing.
+            guard let own = PulseLatency.processMilliseconds else { return (mode, nil) }
+            (origin, first) = (.process, own)
+        } else if let mode {
+            (origin, first) = (.mode, mode.requestedMilliseconds)
+        } else {
+            // Nothing asked: OpenAL Soft's own periods, 1,024 frames.
+            return (nil, nil)
+        }
+        func request(_ milliseconds: Int, _ frames: Int?) -> ServerLatencyRequest {
+            ServerLatencyRequest(milliseconds: milliseconds, origin: origin, replaced: milliseconds == first ? nil : first, periodFrames: frames)
+        }
+        let now = asked ?? first
+        let given = period(raw)
+        guard let given, !periodHoldsReverb(given) else { return (mode, request(now, given)) }
         // OpenAL Soft 1.19.1 resets nothing for an empty list on a running device.
         let list = list.count > 1 ? list : [ALC_FREQUENCY, frequency(raw), 0]
-        for ask in periodAsks(after: mode) {
+        let asks: [(mode: LatencyMode?, milliseconds: Int)] = origin == .mode
+            ? periodAsks(after: mode!).map { ($0.mode, $0.milliseconds) }
+            : periodAsks(near: first).map { (mode, $0) }
+        var last = (milliseconds: now, frames: given)
+        for ask in asks where ask.milliseconds != now {
             let reset = try OpenAL.callALC(raw, "alcResetDeviceSOFT", on: "the device's periods") {
                 PulseLatency.asking(ask.milliseconds) { alcResetDeviceSOFT(raw, list) }
             }
             guard reset == ALC_TRUE else { throw fail(.alcInvalidDevice, "OpenAL Soft could not reset the device for whole periods") }
-            if let frames = period(raw), periodHoldsReverb(frames) { return ask.mode }
+            let frames = period(raw)
+            if let frames, periodHoldsReverb(frames) {
+                if origin == .process {
+                    Log.warn("PULSE_LATENCY_MSEC=\(first) (the process's own) gave periods of \(given) frames, which OpenAL Soft 1.19.1's reverb hangs in: \(ask.milliseconds) ms asked in its place (\(frames) frames)")
+                }
+                return (ask.mode, request(ask.milliseconds, frames))
+            }
+            last = (ask.milliseconds, frames ?? last.frames)
         }
-        return .safe
+        return (origin == .mode ? .safe : mode, request(last.milliseconds, last.frames))
     }
 
     /// The device's frequency (`ALC_FREQUENCY`). Under the gateway's lock.

@@ -27,10 +27,12 @@ extension AudioContext {
             }
             typealias Reopen = @convention(c) (OpaquePointer?, UnsafePointer<ALCchar>?, UnsafePointer<ALCint>?) -> ALCboolean
             let reopen = unsafeBitCast(address, to: Reopen.self)
-            let done = try OpenAL.callALC(raw, Self.operationName(member), on: description) { PulseLatency.asking(attributes.latency?.requestedMilliseconds) { reopen(raw, name, list) } }
+            let milliseconds = Self.milliseconds(for: attributes.latency, after: serverLatencyRequest)
+            let done = try OpenAL.callALC(raw, Self.operationName(member), on: description) { PulseLatency.asking(milliseconds) { reopen(raw, name, list) } }
             guard done == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reopen \(device) on \(name ?? "the default output")") }
-            let mode = try Self.keepPeriodsWhole(device, mode: attributes.latency, list: list) { code, reason in failure(code, member, reason) }
+            let (mode, request) = try Self.keepPeriodsWhole(device, mode: attributes.latency, asked: milliseconds, list: list) { code, reason in failure(code, member, reason) }
             if mode != attributes.latency { requestedAttributes.withLock { $0.latency = mode } }
+            latencyRequest.withLock { $0 = request }
             resetCount.add(1, ordering: .relaxed)
             return AudioDevice.outputName(raw) ?? device.name
         }

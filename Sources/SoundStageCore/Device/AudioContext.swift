@@ -30,6 +30,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     let resetCount = Atomic<Int>(0)
     /// What the context was made with (and the HRTF since switched to).
     let requestedAttributes: LockedBox<ContextAttributes>
+    /// What the device's stream last asked of the server (``serverLatencyRequest``).
+    let latencyRequest: LockedBox<ServerLatencyRequest?>
     /// Auxiliary effect slots alive in the context (``effectSlotLimit`` at most).
     let liveEffectSlots = Atomic<Int>(0)
     /// Slot names released by their ``EffectSlot``s, emptied and kept for the next slots:
@@ -51,6 +53,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     public init(device: AudioDevice, attributes: ContextAttributes = ContextAttributes()) throws {
         let asked = LockedBox(attributes)
         requestedAttributes = asked
+        let serverRequest = LockedBox<ServerLatencyRequest?>(nil)
+        latencyRequest = serverRequest
         let id = AudioContext.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let object = "new context on \(device)"
         func fail(_ code: SoundStageError.Code, _ reason: String) -> SoundStageError {
@@ -63,13 +67,15 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         // two cannot miss it.
         let created: (ContextHandle, [Int32: Int32]) = try OpenAL.withDevice { held in
             guard !device.isClosed else { throw fail(.deviceClosed, "\(device) was closed; open another") }
-            let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { PulseLatency.asking(attributes.latency?.requestedMilliseconds) { alcCreateContext(raw, list) } }
+            let milliseconds = Self.milliseconds(for: attributes.latency, after: nil)
+            let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { PulseLatency.asking(milliseconds) { alcCreateContext(raw, list) } }
             guard let context else {
                 throw fail(.alcInvalidValue, "OpenAL Soft could not create the context")
             }
             do {
-                let mode = try Self.keepPeriodsWhole(device, mode: attributes.latency, list: list, fail: fail)
+                let (mode, request) = try Self.keepPeriodsWhole(device, mode: attributes.latency, asked: milliseconds, list: list, fail: fail)
                 if mode != attributes.latency { asked.withLock { $0.latency = mode } }
+                serverRequest.withLock { $0 = request }
             } catch {
                 alcDestroyContext(context)
                 throw error

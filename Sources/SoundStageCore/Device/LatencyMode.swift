@@ -7,9 +7,10 @@
 /// libpulse's own request, `PULSE_LATENCY_MSEC`, set only while the device's stream is made
 /// (its context created, its device reset or reopened); the server then chooses the periods,
 /// and OpenAL Soft mixes in them. PulseAudio and PipeWire (pipewire-pulse) both follow it. A
-/// process that sets `PULSE_LATENCY_MSEC` itself keeps it: every mode is then what it says,
-/// unchecked (at 44.1 kHz, a value that is not a multiple of 4 ms under 12 ms gives periods
-/// OpenAL Soft 1.19.1's reverb hangs in; see ``AudioContext/periodFrames``).
+/// process that sets `PULSE_LATENCY_MSEC` itself keeps it, and the modes are not asked; where
+/// its value gives periods OpenAL Soft 1.19.1's reverb hangs in (at 44.1 kHz, 5, 10 or 11 ms:
+/// 55, 110, 121 frames), the milliseconds nearest that give whole periods are asked in its
+/// place, with a warning (``AudioContext/serverLatencyRequest`` says which).
 public enum LatencyMode: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
     /// The lowest the server gives: 4 ms of buffer asked.
     case lowest

@@ -29,15 +29,20 @@ enum PulseLatency {
     /// The value the process set itself, which every mode leaves as it is.
     static var setByProcess: String? { processValue }
 
+    /// The process's own value in milliseconds, when it is one libpulse reads as such (a
+    /// whole number above 0).
+    static var processMilliseconds: Int? { processValue.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } }
+
     /// Runs `body` (an OpenAL call that makes a device's stream) with `milliseconds` of buffer
-    /// asked of the server (a latency mode's; nil: nothing asked). Under the gateway's lock, as
-    /// every device call is.
+    /// asked of the server (a latency mode's, or milliseconds in place of the process's own
+    /// value; nil: nothing asked, or the process's value), and the variable as it was after.
+    /// Under the gateway's lock, as every device call is.
     static func asking<T>(_ milliseconds: Int?, _ body: () throws -> T) rethrows -> T {
         // OpenAL Soft asks for the periods its device last had: after a mode, asking nothing
         // would keep that mode's. A device reset always asks for its mode (nil only at creation).
-        guard processValue == nil, let milliseconds else { return try body() }
+        guard let milliseconds else { return try body() }
         setenv(variable, String(milliseconds), 1)
-        defer { setenv(variable, "", 1) }
+        defer { setenv(variable, processValue ?? "", 1) }
         // The server then asks for a start threshold, which OpenAL Soft 1.19.1 meets and logs as
         // an error nonetheless: ``OpenALLog`` leaves that line out.
         return try body()

@@ -89,6 +89,13 @@ struct OutputUnderrunWatchTests {
         #expect(AudioContext.periodAsks(after: .safe).map(\.mode) == Array(repeating: .safe, count: 6))
     }
 
+    @Test("in place of the process's own PULSE_LATENCY_MSEC: the milliseconds nearest it first, then the modes' above them, never 0 ms")
+    func asksNearTheProcesss() {
+        #expect(AudioContext.periodAsks(near: 10) == [9, 11, 8, 12, 7, 13, 60, 120])
+        #expect(AudioContext.periodAsks(near: 2) == [1, 3, 4, 5, 12, 60, 120])
+        #expect(AudioContext.periodAsks(near: 500) == [499, 501, 498, 502, 497, 503])
+    }
+
     @Test("the mode is asked of libpulse only for the call that makes the stream: PULSE_LATENCY_MSEC empty before and after")
     func askedOnlyDuringTheCall() throws {
         try #require(PulseLatency.setByProcess == nil, "this process set PULSE_LATENCY_MSEC itself")

@@ -1,0 +1,38 @@
+/// What an output device's stream asked of the sound server when it was last made (its
+/// context created, its device reset or reopened): libpulse's `PULSE_LATENCY_MSEC`, in
+/// milliseconds, and whose value it was (``AudioContext/serverLatencyRequest``).
+///
+/// The server chooses the periods from it. Where they would be ones OpenAL Soft 1.19.1's
+/// reverb hangs in (shorter than 128 frames and not a multiple of 4: 10 ms at 44.1 kHz gives
+/// 110), the context asks again with the milliseconds nearest, and says so in ``replaced``:
+/// for a latency mode's milliseconds, and for the process's own `PULSE_LATENCY_MSEC` too.
+public struct ServerLatencyRequest: Sendable, Hashable, CustomStringConvertible {
+    /// Whose milliseconds were asked.
+    public enum Origin: String, Sendable, Hashable {
+        /// A latency mode's (``LatencyMode/requestedMilliseconds``), SoundStage's own request.
+        case mode
+        /// The process's own `PULSE_LATENCY_MSEC`, set before SoundStage's first OpenAL call:
+        /// it decides, and the modes are not asked (``AudioContext/followsLatencyModes``).
+        case process
+    }
+
+    /// The milliseconds the stream asked of the server.
+    public let milliseconds: Int
+    /// Whose they were.
+    public let origin: Origin
+    /// The milliseconds the origin asked first, when the periods they gave were not whole and
+    /// ``milliseconds`` were asked in their place; nil when they were kept.
+    public let replaced: Int?
+    /// The mixer's period the server gave, in frames (nil when the device did not say).
+    public let periodFrames: Int?
+
+    /// E.g. `12 ms asked (the latency mode's); period 132 frames`, or `8 ms asked in place of
+    /// 10 (the process's PULSE_LATENCY_MSEC), whose periods OpenAL Soft 1.19.1's reverb hangs
+    /// in; period 88 frames`.
+    public var description: String {
+        let whose = origin == .mode ? "the latency mode's" : "the process's PULSE_LATENCY_MSEC"
+        let head = replaced.map { "\(milliseconds) ms asked in place of \($0) (\(whose)), whose periods OpenAL Soft 1.19.1's reverb hangs in" }
+            ?? "\(milliseconds) ms asked (\(whose))"
+        return head + (periodFrames.map { "; period \($0) frames" } ?? "")
+    }
+}
