@@ -127,6 +127,8 @@ extension AudioSession {
                     end(.phoneCall, shouldResume: true)
                 }
             }
+        case .duckingRecordsUntrusted(let reason):
+            post(.watcherUnavailable("ducking records", reason: "\(reason): nothing in it is read, written or removed, so volumes a killed process left lowered are not given back"))
         case .outputDropout(_, let seconds):
             thread.submit { [self] in for member in members { member.sessionOutputDropout(seconds: seconds) } }
         }

@@ -63,6 +63,8 @@ struct MonitorConnection {
     var timer: PulseHandle?
     /// The default sink asked again over a connection of its own (``DefaultCheck``).
     var defaultCheck = DefaultCheck()
+    /// Why the ducking records' folder is not trusted, as last reported (once a reason).
+    var untrustedRecords: String?
     var retryDelay = MonitorSession.initialRetryDelay
     /// The current outage has been reported (by `.serverLost` or `.unavailable`).
     var outageReported = false

@@ -54,6 +54,11 @@ enum SoundServerEvent: Sendable, Equatable, CustomStringConvertible {
     /// heard it (see ``DropoutDetector``).
     case outputDropout(stream: UInt32, seconds: Double)
 
+    /// The folder of ducking records (``DuckingRecord``) is not this user's alone (another
+    /// user's, a link, open to others' writes): nothing in it is read, written or removed.
+    /// Once a reason.
+    case duckingRecordsUntrusted(reason: String)
+
     /// A one-line, human-readable form of the event, used by `pulse-watch`.
     var description: String {
         switch self {
@@ -77,6 +82,8 @@ enum SoundServerEvent: Sendable, Equatable, CustomStringConvertible {
             return "phoneStreamEnded(index: \(index))"
         case let .outputDropout(stream, seconds):
             return "outputDropout(stream: \(stream), seconds: \(seconds))"
+        case let .duckingRecordsUntrusted(reason):
+            return "duckingRecordsUntrusted(\(reason))"
         }
     }
 

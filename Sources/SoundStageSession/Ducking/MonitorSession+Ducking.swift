@@ -127,7 +127,8 @@ extension MonitorSession {
             lowerEveryStream(on: context)
             return
         }
-        guard let record, let (address, cookie) = state.withLock({ s in s.address.flatMap { a in s.cookie.map { (a, $0) } } })
+        guard let record, recordsTrusted(record),
+              let (address, cookie) = state.withLock({ s in s.address.flatMap { a in s.cookie.map { (a, $0) } } })
         else { return }
         // Counted, for a ducking that starts meanwhile to wait for (``startDucking(depth:)``).
         let done = Countdown()
@@ -163,7 +164,7 @@ extension MonitorSession {
     /// that run are left to them. Returns the records taken on, to discard once this one is
     /// saved. Mainloop lock held.
     private func adoptServer(on context: OpaquePointer) -> [OtherDuckingRecord] {
-        guard let (address, cookie) = noteServer(), let record else { return [] }
+        guard let (address, cookie) = noteServer(), let record, recordsTrusted(record) else { return [] }
         var adopted: [OtherDuckingRecord] = []
         for other in OtherDuckingRecord.all(in: record.folder, except: record.file) {
             let kind = other.record.server(address: address, cookie: cookie)
@@ -305,10 +306,28 @@ extension MonitorSession {
         libpulse.operation_unref(operation)
     }
 
+    /// Whether the records' folder is this user's alone (``DuckingRecordFolder``), or none is
+    /// there yet; when it is not, says why (once a reason), and nothing in it is read, written
+    /// or removed. Mainloop lock held.
+    private func recordsTrusted(_ record: DuckingRecordFile) -> Bool {
+        switch DuckingRecordFolder.check(record.folder) {
+        case .trusted: return true
+        case .absent: return false
+        case .untrusted(let reason):
+            let first = state.withLock { s in defer { s.untrustedRecords = reason }; return s.untrustedRecords != reason }
+            if first { emit([.duckingRecordsUntrusted(reason: reason)]) }
+            return false
+        }
+    }
+
     /// Writes this process's record as the ducking stands, or removes it when nothing is
     /// lowered. Mainloop lock held (which orders the writers).
     func saveRecord() {
         guard let record else { return }
+        if case .untrusted = DuckingRecordFolder.check(record.folder) {
+            _ = recordsTrusted(record)
+            return
+        }
         record.save(state.withLock { s -> DuckingRecord? in
             guard let ducking = s.ducking, let server = ducking.server else { return nil }
             return DuckingRecord(pid: getpid(), server: server.address, cookie: server.cookie, streams: ducking.recorded)
