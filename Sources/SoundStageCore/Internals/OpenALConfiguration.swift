@@ -1,3 +1,4 @@
+import COpenAL
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -18,9 +19,12 @@ import Musl
 /// for 1.19's behaviour on every release: `[pulse] allow-moves = false`, in a memory file
 /// named by `ALSOFT_CONF`, the last configuration OpenAL Soft reads.
 ///
-/// A process that sets `ALSOFT_CONF` itself keeps it, and decides. (`setenv` runs as the
-/// first OpenAL call is made: a thread reading the environment at that moment is the usual
-/// caveat of `setenv`.)
+/// A process that sets `ALSOFT_CONF` itself keeps it, and decides. SoundStage's names (this
+/// and the log's, ``OpenALLog``) are in the environment only while OpenAL Soft starts, and
+/// taken out right after (``startOpenAL(takingBack:)``): a child process never inherits them
+/// (it would open whatever it has at those descriptor numbers, the log truncated for writing).
+/// (`setenv` and `unsetenv` run as the first OpenAL call is made: a thread reading the
+/// environment at that moment is the usual caveat of both.)
 enum OpenALConfiguration {
     /// The configuration given.
     static let text = "[pulse]\nallow-moves = false\n"
@@ -45,14 +49,16 @@ enum OpenALConfiguration {
         }
     }
 
-    /// Applies the configuration: call once, before any OpenAL call (OpenAL Soft reads its
-    /// configuration once, at its first device open or enumeration). The memory file stays
-    /// open for the life of the process and is closed in its children (`MFD_CLOEXEC`): a
-    /// child that inherits the two variables finds `SOUNDSTAGE_ALSOFT_CONF` equal to
-    /// `ALSOFT_CONF`, knows the setting for SoundStage's, and makes a file of its own.
+    /// Applies the configuration and starts OpenAL Soft with it: call once, before any other
+    /// OpenAL call (OpenAL Soft reads its configuration and opens its log once, as it starts).
+    /// The memory file stays open for the life of the process and is closed in its children
+    /// (`MFD_CLOEXEC`). A child of an older SoundStage that inherited the names finds
+    /// `SOUNDSTAGE_ALSOFT_CONF` equal to `ALSOFT_CONF`, knows the setting for SoundStage's,
+    /// and makes a file of its own.
     static func apply() -> Outcome {
         PulseLatency.prepare()
-        OpenALLog.forward()
+        var set = OpenALLog.forward() ? ["ALSOFT_LOGFILE", OpenALLog.marker] : []
+        defer { startOpenAL(takingBack: set) }
         if let own = getenv("ALSOFT_CONF") {
             let path = String(cString: own)
             if getenv(marker).map({ String(cString: $0) }) != path { return .keptTheProcesses(path: path) }
@@ -70,7 +76,17 @@ enum OpenALConfiguration {
         let path = "/proc/self/fd/\(fd)"
         setenv("ALSOFT_CONF", path, 1)
         setenv(marker, path, 1)
+        set += ["ALSOFT_CONF", marker]
         return .applied(path: path)
+    }
+
+    /// Has OpenAL Soft start now: its one-time start-up (configuration read, log opened,
+    /// backends probed, as any first call does) runs at its first device open, here a
+    /// loopback device opened and closed. Then takes `names`, the variables SoundStage set for
+    /// it, back out of the environment.
+    private static func startOpenAL(takingBack names: [String]) {
+        if let device = alcLoopbackOpenDeviceSOFT(nil) { alcCloseDevice(device) }
+        for name in names { unsetenv(name) }
     }
 
     /// Names the `ALSOFT_CONF` SoundStage set (see ``apply()``).

@@ -11,26 +11,28 @@ import Musl
 /// `ALSOFT_LOGFILE` names, which it opens as it starts: SoundStage names the write end of a pipe
 /// there, and a thread of its own copies what comes out of it to standard error, line by line,
 /// leaving out those lines; what is left in the pipe as the process exits is copied then. A
-/// process that names a log file itself keeps it. The pipe is not passed on to child
-/// processes: a SoundStage child makes its own (``marker``); another program using OpenAL Soft
-/// that it starts finds the name unusable and says so, and logs to standard error.
+/// process that names a log file itself keeps it. Neither the pipe nor its name is passed on
+/// to child processes: the name is in the environment only while OpenAL Soft starts
+/// (``OpenALConfiguration/apply()``).
 ///
 /// The line left out: with a latency mode asked (``PulseLatency``) the sound server asks for a
 /// start threshold, which OpenAL Soft 1.19.1 meets but reports as an error each time it makes
 /// the stream ("(EE) ALCpulsePlayback_reset: Non-0 prebuf, ...").
-enum OpenALLog {
+package enum OpenALLog {
     static let dropped = ["Non-0 prebuf"]
 
     /// The pipe's read end (non-blocking) and the line read so far, read by one at a time.
     private static let reader = LockedBox<(fd: Int32, pending: [UInt8])>((-1, []))
 
-    /// Called once, before the first OpenAL call (``OpenALConfiguration/apply()``).
-    static func forward() {
-        // A log file the process named is its own; one a SoundStage parent named (its pipe, not
-        // passed on to this process) is replaced.
-        if let own = getenv("ALSOFT_LOGFILE"), own.pointee != 0, getenv(marker).map({ String(cString: $0) }) != String(cString: own) { return }
+    /// Called once, before the first OpenAL call (``OpenALConfiguration/apply()``). Returns
+    /// whether it named the pipe in `ALSOFT_LOGFILE` (and ``marker``), to be taken back out
+    /// once OpenAL Soft has opened it.
+    static func forward() -> Bool {
+        // A log file the process named is its own; one an older SoundStage parent named (its
+        // pipe, not passed on to this process) is replaced.
+        if let own = getenv("ALSOFT_LOGFILE"), own.pointee != 0, getenv(marker).map({ String(cString: $0) }) != String(cString: own) { return false }
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return }
+        guard pipe(&ends) == 0 else { return false }
         // Neither end goes to a child process; the read end never blocks (the thread waits in poll).
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
@@ -49,7 +51,14 @@ enum OpenALLog {
         let path = "/proc/self/fd/\(ends[1])"
         setenv("ALSOFT_LOGFILE", path, 1)
         setenv(marker, path, 1)
+        named.withLock { $0 = path }
+        return true
     }
+
+    /// The name OpenAL Soft was given for the pipe while it started (nil: the process's own
+    /// log file, or none could be made).
+    package static var pipeName: String? { named.withLock { $0 } }
+    private static let named = LockedBox<String?>(nil)
 
     /// Names the `ALSOFT_LOGFILE` SoundStage set, for its child processes to tell it from one
     /// of their own.

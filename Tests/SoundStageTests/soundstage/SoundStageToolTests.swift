@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SoundStage
+import SoundStageCore
 import SoundStageTestSupport
 
 @Suite("SoundStageTool: info, convert, render, play")
@@ -62,15 +63,14 @@ struct SoundStageToolTests {
         #expect(version.hasPrefix("1.1 ALSOFT 1.") && out.stdout.contains("OpenAL: \(version)\n"), "\(version): \(out.stdout)")
     }
 
-    @Test("OpenAL Soft is told to keep its streams on their device (pulse/allow-moves = false); a process's own ALSOFT_CONF is kept, one inherited from SoundStage is not")
+    @Test("OpenAL Soft is told to keep its streams on their device (pulse/allow-moves = false); a process's own ALSOFT_CONF is kept")
     func configurationGiven() throws {
-        // In this process: the memory file ALSOFT_CONF names holds the setting.
-        #expect(AudioDevice.configuration.hasPrefix("streams kept on their device"), "\(AudioDevice.configuration)")
-        let path = try #require(ProcessInfo.processInfo.environment["ALSOFT_CONF"])
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "[pulse]\nallow-moves = false\n")
+        // In this process: the memory file OpenAL Soft was given holds the setting.
+        let configuration = AudioDevice.configuration
+        #expect(configuration.hasPrefix("streams kept on their device"), "\(configuration)")
+        let path = try #require(configuration.firstMatch(of: /ALSOFT_CONF=(\/proc\/self\/fd\/\d+)/)?.1, "\(configuration)")
+        #expect(try String(contentsOfFile: String(path), encoding: .utf8) == "[pulse]\nallow-moves = false\n")
         let tool = try #require(ToolRunner.soundstage)
-        // A child inherits this process's ALSOFT_CONF (naming a file only this process has)
-        // and makes its own; one given an ALSOFT_CONF of its own keeps it.
         let inherited = try ToolRunner.run(tool, ["devices"], environment: ["ALSOFT_DRIVERS": "null"])
         #expect(inherited.stdout.contains("OpenAL configuration: streams kept on their device ([pulse] allow-moves = false, in ALSOFT_CONF=/proc/self/fd/"), "\(inherited.stdout)")
         let folder = try TemporaryFolder()
@@ -78,6 +78,27 @@ struct SoundStageToolTests {
         try "[general]\n".write(to: own, atomically: true, encoding: .utf8)
         let kept = try ToolRunner.run(tool, ["devices"], environment: ["ALSOFT_DRIVERS": "null", "ALSOFT_CONF": own.path])
         #expect(kept.stdout.contains("OpenAL configuration: as the process's own ALSOFT_CONF=\(own.path) says"), "\(kept.stdout)")
+    }
+
+    @Test("SoundStage's names for OpenAL Soft (its configuration's memory file, its log's pipe) are gone from the environment once OpenAL started: a child's environment holds none, and another OpenAL program started with a file at the log's descriptor number leaves it whole")
+    func namesNotInherited() throws {
+        _ = AudioDevice.configuration   // OpenAL Soft started
+        let names = ["ALSOFT_CONF", "ALSOFT_LOGFILE", "SOUNDSTAGE_ALSOFT_CONF", "SOUNDSTAGE_ALSOFT_LOGFILE"]
+        for name in names { #expect(getenv(name) == nil, "\(name)=\(String(cString: getenv(name)!))") }
+        let env = try ToolRunner.run(try #require(ToolRunner.which("env")), [])
+        for name in names { #expect(!env.stdout.contains("\(name)="), "a child's environment: \(env.stdout)") }
+        // A program with OpenAL Soft of its own (Python's ctypes), a file of its own at the
+        // number the parent's log pipe had: it would truncate it, were the name inherited.
+        let pipe = try #require(OpenALLog.pipeName, "OpenAL Soft's log goes through SoundStage's pipe")
+        let number = try #require(Int(pipe.split(separator: "/").last ?? ""))
+        let folder = try TemporaryFolder()
+        let victim = folder.file("victim.txt")
+        try "the child's own file\n".write(to: victim, atomically: true, encoding: .utf8)
+        let python = try #require(ToolRunner.which("python3"), "python3 is installed with the test packages")
+        let program = "import ctypes; al = ctypes.CDLL('libopenal.so.1'); al.alcLoopbackOpenDeviceSOFT.restype = ctypes.c_void_p; print('opened', bool(al.alcLoopbackOpenDeviceSOFT(None)))"
+        let child = try ToolRunner.run(try #require(ToolRunner.which("sh")), ["-c", "exec \(number)<>\(victim.path); exec \(python.path) -c \"\(program)\""])
+        #expect(child.stdout.contains("opened True"), "\(child)")
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "the child's own file\n")
     }
 
     @Test("soundstage effects lists EFX, the effect types, filters, HRTF sets and the 113 reverb presets")
