@@ -14,8 +14,8 @@ final class CAFFileWriter: AudioFileWriter {
     private let dataSizeOffset: Int
 
     /// Starts `path` for `channels` at `sampleRate`, `bits` 16, 24 (integers) or 32 (float).
-    init(path: String, sampleRate: Int, channels: Int, bits: Int) throws {
-        file = try OutputFile(path: path)
+    init(path: String, sampleRate: Int, channels: Int, bits: Int, policy: OutputFile.Policy = .any) throws {
+        file = try OutputFile(path: path, policy: policy)
         self.channels = channels
         self.bits = bits
         let bytesPerFrame = channels * bits / 8

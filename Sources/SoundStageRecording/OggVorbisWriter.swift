@@ -22,7 +22,7 @@ final class OggVorbisWriter: AudioFileWriter {
     static let qualities: ClosedRange<Float> = -0.1...1
 
     /// Starts `path` for `channels` at `sampleRate` and `quality`.
-    init(path: String, sampleRate: Int, channels: Int, quality: Float) throws {
+    init(path: String, sampleRate: Int, channels: Int, quality: Float, policy: OutputFile.Policy = .any) throws {
         vorbis_info_init(info)
         guard vorbis_encode_init_vbr(info, channels, sampleRate, quality) == 0 else {
             vorbis_info_clear(info)
@@ -31,7 +31,7 @@ final class OggVorbisWriter: AudioFileWriter {
                                   reason: "libvorbisenc cannot encode \(channels) channels at \(sampleRate) Hz and quality \(quality)")
         }
         do {
-            file = try OutputFile(path: path)
+            file = try OutputFile(path: path, policy: policy)
         } catch {
             vorbis_info_clear(info)
             info.deallocate(); comment.deallocate(); dsp.deallocate(); block.deallocate(); stream.deallocate()

@@ -15,12 +15,48 @@ final class OutputFile {
     /// Bytes written at the end so far.
     private(set) var length: Int = 0
 
-    /// Creates (or truncates) the file at `path`.
-    init(path: String) throws {
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OutputFile.error(path, "cannot create the file", errno) }
+    /// What may be at the path: a recording's file is a regular file, reached through a link
+    /// only when the link was there when its recorder was made; a render may write through a
+    /// FIFO or a device.
+    struct Policy {
+        /// Whether a symbolic link at the path is followed.
+        var followsLink = true
+        /// Whether only a regular file is written (anything else an error, and a FIFO not
+        /// waited on).
+        var regularOnly = false
+
+        /// A render's: anything the path leads to.
+        static let any = Policy()
+    }
+
+    /// Creates (or truncates) the file at `path`, as `policy` allows.
+    init(path: String, policy: Policy = .any) throws {
+        var flags = O_WRONLY | O_CREAT | O_CLOEXEC
+        // A regular file is truncated once known to be one; a FIFO with no reader is then an
+        // error (ENXIO), not a wait.
+        flags |= policy.regularOnly ? O_NONBLOCK : O_TRUNC
+        if !policy.followsLink { flags |= O_NOFOLLOW }
+        let fd = Glibc.open(path, flags, 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP && !policy.followsLink {
+                throw OutputFile.error(path, "is a symbolic link that was not there when the recorder was made, which is not followed", code)
+            }
+            throw OutputFile.error(path, "cannot create the file", code)
+        }
+        let owned = OwnedFD(fd)
+        if policy.regularOnly {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw OutputFile.error(path, "cannot look at the file", errno) }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw SoundStageError(.fileAccess, operation: "Recorder.write", object: path,
+                                      reason: "is \(FileKind(mode: info.st_mode)), not a regular file: a recording is written only to one")
+            }
+            guard ftruncate(fd, 0) == 0 else { throw OutputFile.error(path, "cannot empty the file", errno) }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        }
         self.path = path
-        self.fd = OwnedFD(fd)
+        self.fd = owned
     }
 
     /// Appends `bytes`; on a short write (a full disk) the file is cut back to where it was,
@@ -53,5 +89,24 @@ final class OutputFile {
 
     static func error(_ path: String, _ what: String, _ code: Int32) -> SoundStageError {
         SoundStageError(.fileAccess, operation: "Recorder.write", object: path, reason: "\(what): \(errnoDescription(code))")
+    }
+}
+
+/// What a path names, in words (`lstat`'s or `fstat`'s mode): for errors.
+struct FileKind: CustomStringConvertible {
+    let mode: mode_t
+
+    /// E.g. `a directory`, `a FIFO`.
+    var description: String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a file of another kind"
+        }
     }
 }

@@ -35,6 +35,8 @@ public final class Recorder: Sendable, CustomStringConvertible {
     /// capture thread, so a delegate may call them).
     private let operations = NSRecursiveLock()
     let made = ContinuousClock.now
+    /// Whether the path was a symbolic link as the recorder was made: the caller's, followed.
+    let urlWasLink: Bool
     /// The capture thread's period.
     static let tickSeconds = 0.01
     /// The capture thread's name.
@@ -68,6 +70,8 @@ public final class Recorder: Sendable, CustomStringConvertible {
         self.settings = settings
         self.container = container!
         self.session = session
+        var info = stat()
+        urlWasLink = lstat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     deinit { stop() }
@@ -126,10 +130,13 @@ public final class Recorder: Sendable, CustomStringConvertible {
 
     private func makeWriter() throws -> any AudioFileWriter {
         let path = url.path
+        // A regular file only; a link at the path only when it was there as the recorder was
+        // made (the caller's), not one planted since.
+        let policy = OutputFile.Policy(followsLink: urlWasLink, regularOnly: true)
         switch container {
-        case .wav: return try WAVFileWriter(path: path, sampleRate: settings.sampleRate, channels: settings.channels, bits: settings.bitDepth)
-        case .caf: return try CAFFileWriter(path: path, sampleRate: settings.sampleRate, channels: settings.channels, bits: settings.bitDepth)
-        case .oggVorbis: return try OggVorbisWriter(path: path, sampleRate: settings.sampleRate, channels: settings.channels, quality: settings.quality)
+        case .wav: return try WAVFileWriter(path: path, sampleRate: settings.sampleRate, channels: settings.channels, bits: settings.bitDepth, policy: policy)
+        case .caf: return try CAFFileWriter(path: path, sampleRate: settings.sampleRate, channels: settings.channels, bits: settings.bitDepth, policy: policy)
+        case .oggVorbis: return try OggVorbisWriter(path: path, sampleRate: settings.sampleRate, channels: settings.channels, quality: settings.quality, policy: policy)
         }
     }
 
@@ -248,20 +255,31 @@ public final class Recorder: Sendable, CustomStringConvertible {
     /// Frames written to the file by the last or current recording.
     public var framesRecorded: Int { state.withLockedValue { $0.framesWritten } }
 
-    /// Deletes the file (a recorder only prepared lets its device go first).
+    /// Deletes the file (a recorder only prepared lets its device go first): a regular file,
+    /// or a symbolic link at the path (the link, not what it points to). Nothing there is no
+    /// error.
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` while recording,
     ///   paused or stopping, ``SoundStageError/Code-swift.struct/fileAccess`` when it cannot
-    ///   be removed.
+    ///   be removed, or the path is something else (a directory, a FIFO, a device), which is
+    ///   left as it is.
     public func deleteRecording() throws {
         operations.lock()
         defer { operations.unlock() }
         let phase = state.withLockedValue { $0.phase }
         guard phase == .idle || phase == .stopped else { throw failure(.invalidState, "deleteRecording()", "it is recording; stop() first") }
         stop()
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
-        do { try FileManager.default.removeItem(at: url) } catch {
-            throw failure(.fileAccess, "deleteRecording()", "cannot remove the file (\(error.localizedDescription))")
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw failure(.fileAccess, "deleteRecording()", "cannot look at the file (\(errnoDescription(errno)))")
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFLNK else {
+            throw failure(.fileAccess, "deleteRecording()", "the path is \(FileKind(mode: info.st_mode)), not a recording: left as it is")
+        }
+        guard unlink(url.path) == 0 || errno == ENOENT else {
+            throw failure(.fileAccess, "deleteRecording()", "cannot remove the file (\(errnoDescription(errno)))")
         }
     }
 
