@@ -91,22 +91,3 @@ final class OutputFile {
         SoundStageError(.fileAccess, operation: "Recorder.write", object: path, reason: "\(what): \(errnoDescription(code))")
     }
 }
-
-/// What a path names, in words (`lstat`'s or `fstat`'s mode): for errors.
-struct FileKind: CustomStringConvertible {
-    let mode: mode_t
-
-    /// E.g. `a directory`, `a FIFO`.
-    var description: String {
-        switch mode & S_IFMT {
-        case S_IFREG: "a regular file"
-        case S_IFDIR: "a directory"
-        case S_IFLNK: "a symbolic link"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        default: "a file of another kind"
-        }
-    }
-}

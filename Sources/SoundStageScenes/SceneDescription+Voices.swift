@@ -157,6 +157,7 @@ extension SceneDescription {
         }
         if let v = top["groups"] {
             guard case .array(let list) = v else { throw r.error("$.groups", "expected an array of groups") }
+            var copies = 0
             for (i, item) in list.enumerated() {
                 let p = "$.groups[\(i)]"
                 let o = try r.object(item, p, keys: ["name", "count", "min", "max", "seed", "source"])
@@ -165,6 +166,11 @@ extension SceneDescription {
                 }
                 let count = try r.integer(c, "\(p).count")
                 guard (1...100_000).contains(count) else { throw r.error("\(p).count", "must be in 1...100000, got \(count)") }
+                // Counted before any group's copies are made.
+                copies += count
+                guard scene.sources.count + copies <= SceneDescription.largestSourceCount else {
+                    throw r.error("\(p).count", "would make the scene's sources \(scene.sources.count + copies), more than a scene holds (\(SceneDescription.largestSourceCount), its groups' copies counted)")
+                }
                 let source = try parseSource(s, "\(p).source", r)
                 guard source.path == nil else { throw r.error("\(p).source.path", "group members stand still: no path") }
                 var group = GroupDescription(name: "group \(i + 1)", count: count, min: try r.vector(lo, "\(p).min"), max: try r.vector(hi, "\(p).max"), source: source)
@@ -176,8 +182,8 @@ extension SceneDescription {
                     group.seed = UInt64(n)
                 }
                 scene.groups.append(group)
-                scene.sources += group.members(group: scene.groups.count - 1)
             }
+            for (index, group) in scene.groups.enumerated() { scene.sources += group.members(group: index) }
         }
         for (i, source) in scene.sources.enumerated() where !known.contains(source.bus) {
             let p = source.group.map { "$.groups[\($0)].source.bus" } ?? "$.sources[\(i)].bus"

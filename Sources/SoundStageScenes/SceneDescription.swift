@@ -22,8 +22,12 @@ public struct SceneDescription: Sendable, Equatable {
     public var speedOfSound: Float = 343.3
     /// The listener.
     public var listener = ListenerDescription()
-    /// The sources (at least one), group members included.
+    /// The sources (at least one), group members included: at most ``largestSourceCount``.
     public var sources: [SourceDescription]
+    /// The most sources a scene holds, its groups' copies counted: 1,000,000 (checked before
+    /// any copy is made; a scene of 130 KB asking for 10^8 copies was refused no earlier than
+    /// memory ran out).
+    public static let largestSourceCount = 1_000_000
     /// The voice pool's size and seed.
     public var voices = VoicePoolDescription()
     /// Buses of the scene's own, parents first.
@@ -206,8 +210,9 @@ extension SceneDescription {
             throw SceneError(file: url.path, path: "$", problem: "cannot read the scene: no such file")
         }
         guard !isDirectory.boolValue else { throw SceneError(file: url.path, path: "$", problem: "cannot read the scene: it is a directory") }
-        do { data = try Data(contentsOf: url) } catch {
-            throw SceneError(file: url.path, path: "$", problem: "cannot read the scene (\(error.localizedDescription))")
+        // Read as a sound file is: a regular file only (a FIFO held the loader for ever).
+        do { data = try SoundFile.contents(of: url, operation: "SceneDescription.load(contentsOf:)") } catch let error as SoundStageError {
+            throw SceneError(file: url.path, path: "$", problem: "cannot read the scene: \(error.reason)")
         }
         var scene = try parse(data, file: url.path)
         scene.baseURL = url.deletingLastPathComponent()
@@ -259,6 +264,9 @@ extension SceneDescription {
         guard duration > 0, duration <= 3_600 else { throw r.error("$.duration", "must be above 0 and at most 3600 seconds, got \(duration)") }
         guard let sourcesValue = top["sources"] else { throw r.error("$", "\"sources\" is required") }
         guard case .array(let sourceList) = sourcesValue else { throw r.error("$.sources", "expected an array of sources") }
+        guard sourceList.count <= largestSourceCount else {
+            throw r.error("$.sources", "holds \(sourceList.count) sources, more than a scene holds (\(largestSourceCount))")
+        }
         let sources = try sourceList.enumerated().map { try parseSource($1, "$.sources[\($0)]", r) }
         var scene = SceneDescription(duration: duration, sources: sources)
         if let v = top["sampleRate"] {

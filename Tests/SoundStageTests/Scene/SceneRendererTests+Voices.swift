@@ -70,6 +70,16 @@ struct SceneVoiceTests {
         #expect(problem(#"{"duration": 1, "voices": {"real": -1}, "sources": []}"#)?.path == "$.voices.real")
     }
 
+    @Test("1,000 groups of 100,000 copies (130 KB of JSON, 10^8 sources asked): refused at the eleventh group's count, before any copy is made")
+    func groupCopiesCapped() throws {
+        let group = #"{"count": 100000, "min": [0,0,0], "max": [1,1,1], "source": {"sound": {"tone": "sine", "frequency": 100, "duration": 0.1}}}"#
+        let json = #"{"duration": 1, "sources": [], "groups": ["# + Array(repeating: group, count: 1_000).joined(separator: ",") + "]}"
+        var caught: SceneError?
+        do { _ = try SceneDescription.parse(Data(json.utf8)) } catch { caught = error as? SceneError }
+        #expect(caught?.path == "$.groups[10].count", "\(String(describing: caught))")
+        #expect(caught?.problem.contains("more than a scene holds (1000000") == true, "\(String(describing: caught))")
+    }
+
     static func level(_ json: String) throws -> Double {
         let audio = try SceneRenderer(scene: try SceneDescription.parse(Data(json.utf8), file: "review.json")).render()
         let tail = RenderedAudio(format: audio.format, samples: Array(audio.samples.dropFirst(2 * 4_800)))
