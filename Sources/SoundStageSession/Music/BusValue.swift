@@ -16,7 +16,7 @@ enum BusValue: Sendable, Equatable {
     var string: String? {
         switch self {
         case .string(let s), .objectPath(let s): s
-        case .strings(let list): list.isEmpty ? nil : list.joined(separator: ", ")
+        case .strings(let list): list.isEmpty ? nil : PeerText.bounded(list.joined(separator: ", "))
         default: nil
         }
     }
@@ -53,11 +53,12 @@ struct BusReader {
 
     private static func code(_ c: Character) -> CChar { CChar(bitPattern: c.asciiValue ?? 0) }
 
-    /// A string (or object path) argument.
+    /// A string (or object path) argument, as a peer's text is kept (``PeerText``: at most
+    /// 4 KB, no control characters).
     func string(type: Character = "s") -> String? {
         var text: UnsafePointer<CChar>?
         guard libsystemd.message_read_basic(message, Self.code(type), &text) > 0, let text else { return nil }
-        return String(cString: text)
+        return PeerText.read(text)
     }
 
     /// An `a{sv}` argument: a property map.
@@ -74,11 +75,14 @@ struct BusReader {
         return map
     }
 
-    /// An `as` argument.
-    func strings() -> [String]? {
+    /// The most strings of an `as` value in a property map kept (the rest are read past).
+    static let longestList = 256
+
+    /// An `as` argument, its first `limit` strings.
+    func strings(limit: Int = .max) -> [String]? {
         guard libsystemd.message_enter_container(message, Self.code("a"), "s") > 0 else { return nil }
         var list: [String] = []
-        while let s = string() { list.append(s) }
+        while let s = string() { if list.count < limit { list.append(s) } }
         guard libsystemd.message_exit_container(message) >= 0 else { return nil }
         return list
     }
@@ -114,7 +118,7 @@ struct BusReader {
         case "q": return basic(UInt16(0), "q").map { .int(Int64($0)) }
         case "y": return basic(UInt8(0), "y").map { .int(Int64($0)) }
         case "d": return basic(Double(0), "d").map(BusValue.double)
-        case "as": return strings().map(BusValue.strings)
+        case "as": return strings(limit: Self.longestList).map(BusValue.strings)
         case "a{sv}": return properties().map(BusValue.dictionary)
         default:
             return libsystemd.message_skip(message, signature) >= 0 ? .other(signature) : nil

@@ -12,7 +12,8 @@ public struct MusicItem: Sendable, Hashable, CustomStringConvertible {
     public var albumTitle: String?
     /// The album's artists, joined (`xesam:albumArtist`).
     public var albumArtist: String?
-    /// The length in seconds (`mpris:length`, in microseconds on the bus).
+    /// The length in seconds (`mpris:length`, in microseconds on the bus), held to
+    /// ``SystemMusicPlayer/longestPosition``.
     public var playbackDuration: TimeInterval?
     /// The cover art (`mpris:artUrl`), often a `file://` address.
     public var artworkURL: URL?
@@ -39,7 +40,7 @@ public struct MusicItem: Sendable, Hashable, CustomStringConvertible {
     init?(metadata: [String: BusValue]) {
         func text(_ key: String) -> String? { metadata[key]?.string.flatMap { $0.isEmpty ? nil : $0 } }
         func url(_ key: String) -> URL? { text(key).flatMap { URL(string: $0) } }
-        let length = metadata["mpris:length"]?.int.flatMap { $0 > 0 ? TimeInterval($0) / 1_000_000 : nil }
+        let length = metadata["mpris:length"]?.int.flatMap { $0 > 0 ? min(TimeInterval($0) / 1_000_000, SystemMusicPlayer.longestPosition) : nil }
         self.init(title: text("xesam:title"), artist: text("xesam:artist"), albumTitle: text("xesam:album"),
                   albumArtist: text("xesam:albumArtist"), playbackDuration: length, artworkURL: url("mpris:artUrl"),
                   assetURL: url("xesam:url"), trackID: text("mpris:trackid"))

@@ -39,7 +39,8 @@ public struct MusicPlayerInfo: Sendable, Equatable, CustomStringConvertible {
     public var repeatMode: MusicRepeatMode?
     /// What it says it can do.
     public var capabilities: Capabilities
-    /// The playback rate (MPRIS `Rate`, 1 when it gives none).
+    /// The playback rate (MPRIS `Rate`, 1 when it gives none), held to
+    /// ``SystemMusicPlayer/rates``.
     public var rate: Double
     /// The position in seconds when last heard, and when that was.
     var position: TimeInterval
@@ -68,7 +69,7 @@ public struct MusicPlayerInfo: Sendable, Equatable, CustomStringConvertible {
             t += Double(elapsed.components.seconds) * rate + Double(elapsed.components.attoseconds) * 1e-18 * rate
         }
         if let length = nowPlayingItem?.playbackDuration { t = min(t, length) }
-        return max(0, t)
+        return min(max(0, t), SystemMusicPlayer.longestPosition)
     }
 
     /// `mpv: playing Title — Artist (Album)`.
@@ -86,7 +87,12 @@ public struct MusicPlayerInfo: Sendable, Equatable, CustomStringConvertible {
         if let v = changed["Volume"]?.double, v.isFinite { volume = max(0, v) }
         if let b = changed["Shuffle"]?.bool { shuffleMode = b ? .songs : .off }
         if let s = changed["LoopStatus"]?.string { repeatMode = MusicRepeatMode(mpris: s) }
-        if let r = changed["Rate"]?.double, r.isFinite, r > 0 { position = currentPlaybackTime; positionAt = .now; rate = r }
+        // A peer's rate, held to what players offer (1e300 would run the clock past any bound).
+        if let r = changed["Rate"]?.double, r.isFinite, r > 0 {
+            position = currentPlaybackTime
+            positionAt = .now
+            rate = min(max(r, SystemMusicPlayer.rates.lowerBound), SystemMusicPlayer.rates.upperBound)
+        }
         if let p = changed["Position"]?.int { moved(to: p) }
         let flags: [(String, Capabilities)] = [("CanPlay", .play), ("CanPause", .pause), ("CanGoNext", .next),
                                                ("CanGoPrevious", .previous), ("CanSeek", .seek), ("CanControl", .control)]
@@ -98,7 +104,7 @@ public struct MusicPlayerInfo: Sendable, Equatable, CustomStringConvertible {
 
     /// The player is at `microseconds` now.
     mutating func moved(to microseconds: Int64) {
-        position = max(0, TimeInterval(microseconds) / 1_000_000)
+        position = min(max(0, TimeInterval(microseconds) / 1_000_000), SystemMusicPlayer.longestPosition)
         positionAt = .now
     }
 

@@ -32,6 +32,13 @@ public final class SystemMusicPlayer: Sendable {
     /// The user's session bus (`DBUS_SESSION_BUS_ADDRESS`), watched from its first use.
     public static let shared = SystemMusicPlayer()
 
+    /// The furthest position a seek asks for, and a player's position, length and clock are
+    /// held to: 10^7 s (115 days), as ``MusicPlayerInfo/currentPlaybackTime`` reads them.
+    public static let longestPosition = 1e7
+    /// The playback rates a player's `Rate` is held to (MPRIS players offer 0.01 to 100 at
+    /// most in practice; a peer may announce any double).
+    public static let rates: ClosedRange<Double> = 0.01...100
+
     /// Whether the players can be reached.
     public enum Availability: Sendable, Equatable, CustomStringConvertible {
         /// Connecting to the bus and asking the players what they play.
@@ -202,7 +209,7 @@ public final class SystemMusicPlayer: Sendable {
     /// - Throws: ``SoundStageError/Code-swift.struct/musicPlayerUnavailable`` naming the player
     ///   and the reason: no bus, no such player, a refusal, or no answer within
     ///   ``answerTimeout``; ``SoundStageError/Code-swift.struct/invalidArgument`` for a
-    ///   volume outside 0...1 or a position that is negative or not finite.
+    ///   volume outside 0...1 or a position outside 0...``longestPosition``.
     public func perform(_ command: MusicCommand, on player: String? = nil) async throws {
         // Right after the player was made, its first look at the bus may still be under way.
         _ = await ready()
@@ -222,8 +229,8 @@ public final class SystemMusicPlayer: Sendable {
         switch command {
         case .setVolume(let v) where !(0...1).contains(v):
             return done(failure(.invalidArgument, player ?? "the music player", "volume must be in 0...1, got \(v)"))
-        case .seek(let t) where !t.isFinite || t < 0:
-            return done(failure(.invalidArgument, player ?? "the music player", "position must be finite and not negative, got \(t)"))
+        case .seek(let t) where !t.isFinite || t < 0 || t > Self.longestPosition:
+            return done(failure(.invalidArgument, player ?? "the music player", "position must be in 0...\(Self.longestPosition) seconds, got \(t)"))
         default: break
         }
         let target = state.withLockedValue { s -> Result<MusicPlayerInfo, SoundStageError> in

@@ -145,6 +145,10 @@ struct SystemMusicPlayerTests {
         // Bad values are refused before anything is sent.
         await #expect(throws: SoundStageError.self) { try await music.perform(.setVolume(2)) }
         await #expect(throws: SoundStageError.self) { try await music.perform(.seek(to: -1)) }
+        // Past the bound (it trapped on the bus thread, converting 1e13 s to microseconds).
+        for far in [1e13, 1e300, SystemMusicPlayer.longestPosition.nextUp] {
+            await #expect(throws: SoundStageError.self) { try await music.perform(.seek(to: far)) }
+        }
         await #expect(throws: SoundStageError.self) { try await music.perform(.play, on: "no-such-player") }
     }
 
