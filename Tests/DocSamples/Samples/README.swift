@@ -155,8 +155,8 @@ extension READMESamples {
         _ = (engine, seconds)   // the values the sample shows
     }
 
-    /// README.md:763
-    static func line763() async throws {
+    /// README.md:771
+    static func line771() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -178,6 +178,6 @@ extension READMESamples {
         DocSample("README.md:465", line465),
         DocSample("README.md:614", line614),
         DocSample("README.md:677", line677),
-        DocSample("README.md:763", line763),
+        DocSample("README.md:771", line771),
     ]
 }

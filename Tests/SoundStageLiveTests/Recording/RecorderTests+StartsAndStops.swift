@@ -266,7 +266,7 @@ struct RecorderStartStopTests {
         #expect(out.stderr.contains("file access") || out.stderr.contains("No space"), "stderr: \(out.stderr)")
     }
 
-    @Test("soundstage record .ogg over a 5 KB file-size limit: the recorder's error first, then what was written, and exit 1")
+    @Test("soundstage record .ogg over a 5 KB file-size limit: the recorder's error first, then what was written, and exit 1; over 2 KB, inside the headers: the error, exit 1")
     func toolFileSizeLimit() throws {
         let rig = try RecordingRig()
         defer { rig.stop() }
@@ -285,6 +285,13 @@ struct RecorderStartStopTests {
         #expect(out.status == 1, "\(out)")
         #expect(lines.first?.contains("the recording ended early") == true && lines.first?.contains("File too large") == true, "the write error first: \(lines)")
         #expect(lines.count >= 2 && lines[1].contains("bytes written") && lines[1].contains("x.ogg"), "then what was written: \(lines)")
+        // At 2 KB the limit is met while the headers (3,962 bytes) are written: the error, as a
+        // recording that could not start.
+        let early = try ToolRunner.run(bash, ["-c", "trap '' XFSZ; ulimit -f 2; exec \"$0\" record \"$1\" --duration 2 --device \"$2\"",
+                                              tool.path, folder.file("y.ogg").path, rig.monitor])
+        #expect(early.status == 1, "\(early)")
+        #expect(early.stderr.split(separator: "\n").contains { $0.hasPrefix("soundstage:") && $0.contains("y.ogg") && $0.contains("File too large") },
+                "the write error in the headers: \(early.stderr)")
     }
 
     // MARK: writers

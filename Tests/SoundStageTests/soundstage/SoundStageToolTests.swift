@@ -96,7 +96,8 @@ struct SoundStageToolTests {
         try "the child's own file\n".write(to: victim, atomically: true, encoding: .utf8)
         let python = try #require(ToolRunner.which("python3"), "python3 is installed with the test packages")
         let program = "import ctypes; al = ctypes.CDLL('libopenal.so.1'); al.alcLoopbackOpenDeviceSOFT.restype = ctypes.c_void_p; print('opened', bool(al.alcLoopbackOpenDeviceSOFT(None)))"
-        let child = try ToolRunner.run(try #require(ToolRunner.which("sh")), ["-c", "exec \(number)<>\(victim.path); exec \(python.path) -c \"\(program)\""])
+        // bash: dash takes descriptor numbers of one digit only.
+        let child = try ToolRunner.run(try #require(ToolRunner.which("bash")), ["-c", "exec \(number)<>\(victim.path); exec \(python.path) -c \"\(program)\""])
         #expect(child.stdout.contains("opened True"), "\(child)")
         #expect(try String(contentsOf: victim, encoding: .utf8) == "the child's own file\n")
     }
