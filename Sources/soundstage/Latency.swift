@@ -34,7 +34,9 @@ struct Latency: ParsableCommand {
         for mode in modes {
             do {
                 let measured = try LatencyProbe.measure(output: device, capture: capture, clicks: clicks, latency: mode)
-                let period = measured.periodFrames.map { ", period \($0) frames" } ?? ""
+                // Where the server's floor, not the mode, set the period, say so.
+                let floor = measured.serverRequest.flatMap { $0.metServerFloor ? " (the server's floor: \($0.askedPeriodFrames) asked; on PipeWire, its pulse.min.quantum)" : nil } ?? ""
+                let period = measured.periodFrames.map { ", period \($0) frames\(floor)" } ?? ""
                 let request = measured.serverRequest
                 let asked: String
                 if let request, request.origin == .process {

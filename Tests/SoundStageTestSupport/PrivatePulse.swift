@@ -34,11 +34,25 @@ package final class PrivatePulse: Sendable {
         return env
     }
 
-    /// Starts a server with no sink (add them with ``addSink(_:)``).
-    package init(_ kind: Kind = .pulseaudio) throws {
+    /// Starts a server with no sink (add them with ``addSink(_:)``). `minimumQuantum` (PipeWire
+    /// only): the smallest quantum in frames at 48 kHz that PipeWire (`default.clock.min-quantum`)
+    /// and pipewire-pulse (`pulse.min.quantum`, `pulse.min.req`, `pulse.min.frag`) give, in
+    /// place of pipewire-pulse's 256.
+    package init(_ kind: Kind = .pulseaudio, minimumQuantum: Int? = nil) throws {
         self.kind = kind
         runtime = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("soundstage-\(kind)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if kind == .pipewire, let quantum = minimumQuantum {
+            // XDG_CONFIG_HOME is the state folder (daemonState): the servers read their
+            // drop-in configuration from there.
+            let config = runtime.appendingPathComponent("state/pipewire")
+            for (folder, text) in [("pipewire.conf.d", "context.properties = {\n    default.clock.min-quantum = \(quantum)\n}\n"),
+                                   ("pipewire-pulse.conf.d", "pulse.properties = {\n    pulse.min.req = \(quantum)/48000\n    pulse.min.quantum = \(quantum)/48000\n    pulse.min.frag = \(quantum)/48000\n}\n")] {
+                let dir = config.appendingPathComponent(folder)
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                try text.write(to: dir.appendingPathComponent("quantum.conf"), atomically: true, encoding: .utf8)
+            }
+        }
         try start()
     }
 

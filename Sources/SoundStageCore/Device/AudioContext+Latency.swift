@@ -134,7 +134,8 @@ extension AudioContext {
             return (nil, nil)
         }
         func request(_ milliseconds: Int, _ frames: Int?) -> ServerLatencyRequest {
-            ServerLatencyRequest(milliseconds: milliseconds, origin: origin, replaced: milliseconds == first ? nil : first, periodFrames: frames)
+            ServerLatencyRequest(milliseconds: milliseconds, origin: origin, replaced: milliseconds == first ? nil : first, periodFrames: frames,
+                                 sampleRate: Int(frequency(raw)))
         }
         let now = asked ?? first
         let given = period(raw)

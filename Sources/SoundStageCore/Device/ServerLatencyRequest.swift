@@ -25,6 +25,18 @@ public struct ServerLatencyRequest: Sendable, Hashable, CustomStringConvertible 
     public let replaced: Int?
     /// The mixer's period the server gave, in frames (nil when the device did not say).
     public let periodFrames: Int?
+    /// The device's rate, in Hz.
+    public let sampleRate: Int
+
+    /// The period ``milliseconds`` ask for: a quarter of the buffer, as PulseAudio and
+    /// pipewire-pulse make it (12 ms at 48 kHz: 144 frames).
+    public var askedPeriodFrames: Int { milliseconds * sampleRate / 4_000 }
+
+    /// Whether the server gave a period well above the one asked (more than half as long
+    /// again): its floor, not the request, decided the latency. PipeWire's pipewire-pulse
+    /// gives no less than its `pulse.min.quantum` (256 frames at 48 kHz by default, 5.3 ms,
+    /// and more in a virtual machine), where PulseAudio gave `.low` its 144 frames.
+    public var metServerFloor: Bool { (periodFrames ?? 0) * 2 > askedPeriodFrames * 3 }
 
     /// E.g. `12 ms asked (the latency mode's); period 132 frames`, or `8 ms asked in place of
     /// 10 (the process's PULSE_LATENCY_MSEC), whose periods OpenAL Soft 1.19.1's reverb hangs
@@ -33,6 +45,7 @@ public struct ServerLatencyRequest: Sendable, Hashable, CustomStringConvertible 
         let whose = origin == .mode ? "the latency mode's" : "the process's PULSE_LATENCY_MSEC"
         let head = replaced.map { "\(milliseconds) ms asked in place of \($0) (\(whose)), whose periods OpenAL Soft 1.19.1's reverb hangs in" }
             ?? "\(milliseconds) ms asked (\(whose))"
-        return head + (periodFrames.map { "; period \($0) frames" } ?? "")
+        let floor = metServerFloor ? " (the server's floor: \(askedPeriodFrames) asked; on PipeWire, its pulse.min.quantum)" : ""
+        return head + (periodFrames.map { "; period \($0) frames\(floor)" } ?? "")
     }
 }

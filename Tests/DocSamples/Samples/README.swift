@@ -137,8 +137,8 @@ extension READMESamples {
         try AudioSession.shared.setDuckingDepth(15)
     }
 
-    /// README.md:614
-    static func line614() async throws {
+    /// README.md:627
+    static func line627() async throws {
         let music = SystemMusicPlayer.shared
         if case .available = await music.ready() {       // bounded: a player that hangs is skipped
             print(music.nowPlayingItem?.description ?? "nothing playing")   // Title — Artist (Album)
@@ -147,16 +147,16 @@ extension READMESamples {
         _ = (music)   // the values the sample shows
     }
 
-    /// README.md:677
-    static func line677() async throws {
+    /// README.md:690
+    static func line690() async throws {
         let engine = try AudioEngine(attributes: ContextAttributes(latency: .low))
         // Once its stream runs (a moment after the engine is made), the device says what it holds:
         let seconds = engine.outputLatency   // about 0.0097 on PulseAudio at .low; nil until the server has said
         _ = (engine, seconds)   // the values the sample shows
     }
 
-    /// README.md:771
-    static func line771() async throws {
+    /// README.md:791
+    static func line791() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -176,8 +176,8 @@ extension READMESamples {
         DocSample("README.md:378", line378),
         DocSample("README.md:431", line431),
         DocSample("README.md:465", line465),
-        DocSample("README.md:614", line614),
-        DocSample("README.md:677", line677),
-        DocSample("README.md:771", line771),
+        DocSample("README.md:627", line627),
+        DocSample("README.md:690", line690),
+        DocSample("README.md:791", line791),
     ]
 }
