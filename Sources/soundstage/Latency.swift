@@ -35,7 +35,7 @@ struct Latency: ParsableCommand {
             do {
                 let measured = try LatencyProbe.measure(output: device, capture: capture, clicks: clicks, latency: mode)
                 // Where the server's floor, not the mode, set the period, say so.
-                let floor = measured.serverRequest.flatMap { $0.metServerFloor ? " (the server's floor: \($0.askedPeriodFrames) asked; on PipeWire, its pulse.min.quantum)" : nil } ?? ""
+                let floor = measured.serverRequest?.floorNote.map { " (\($0))" } ?? ""
                 let period = measured.periodFrames.map { ", period \($0) frames\(floor)" } ?? ""
                 let request = measured.serverRequest
                 let asked: String

@@ -38,6 +38,12 @@ public struct ServerLatencyRequest: Sendable, Hashable, CustomStringConvertible 
     /// and more in a virtual machine), where PulseAudio gave `.low` its 144 frames.
     public var metServerFloor: Bool { (periodFrames ?? 0) * 2 > askedPeriodFrames * 3 }
 
+    /// What the period says where the server's floor set it, e.g. `the server's floor: 144
+    /// asked; on PipeWire, its pulse.min.quantum`; nil where the request did.
+    public var floorNote: String? {
+        metServerFloor ? "the server's floor: \(askedPeriodFrames) asked; on PipeWire, its pulse.min.quantum" : nil
+    }
+
     /// E.g. `12 ms asked (the latency mode's); period 132 frames`, or `8 ms asked in place of
     /// 10 (the process's PULSE_LATENCY_MSEC), whose periods OpenAL Soft 1.19.1's reverb hangs
     /// in; period 88 frames`.
@@ -45,7 +51,7 @@ public struct ServerLatencyRequest: Sendable, Hashable, CustomStringConvertible 
         let whose = origin == .mode ? "the latency mode's" : "the process's PULSE_LATENCY_MSEC"
         let head = replaced.map { "\(milliseconds) ms asked in place of \($0) (\(whose)), whose periods OpenAL Soft 1.19.1's reverb hangs in" }
             ?? "\(milliseconds) ms asked (\(whose))"
-        let floor = metServerFloor ? " (the server's floor: \(askedPeriodFrames) asked; on PipeWire, its pulse.min.quantum)" : ""
+        let floor = floorNote.map { " (\($0))" } ?? ""
         return head + (periodFrames.map { "; period \($0) frames\(floor)" } ?? "")
     }
 }

@@ -155,8 +155,8 @@ extension READMESamples {
         _ = (engine, seconds)   // the values the sample shows
     }
 
-    /// README.md:791
-    static func line791() async throws {
+    /// README.md:792
+    static func line792() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -178,6 +178,6 @@ extension READMESamples {
         DocSample("README.md:465", line465),
         DocSample("README.md:627", line627),
         DocSample("README.md:690", line690),
-        DocSample("README.md:791", line791),
+        DocSample("README.md:792", line792),
     ]
 }
