@@ -165,11 +165,9 @@ phase "the game in a terminal on OpenAL Soft 1.23.1" env LD_LIBRARY_PATH="$opena
 phase "the game in a terminal on PipeWire" on_pipewire swift test --skip-build --filter DrumDubGameTests
 # The soak alone: beside the documentation and the fuzzing its memory grew 1,028,096 bytes
 # after the warm-up in one of two runs, over its 1,000,000-byte limit.
+phase "soak (5 minutes offline)" env SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
 NO_COLOR=1 "$bundle" --testing-library swift-testing --filter DrumDubOwnLatencyTests > .build/own-latency.log 2>&1 &
 ownLatency=$!
-phase "soak (5 minutes offline)" env SOUNDSTAGE_SOAK=offline scripts/soak.sh 5
-phase "the game with the player's own PULSE_LATENCY_MSEC, a minute each (beside it)" wait "$ownLatency" || { cat .build/own-latency.log; exit 1; }
-grep -E "^✔ Suite|^✘|drumdub with" .build/own-latency.log >&2 || true
 # The live tests on PipeWire with 1.23.1, one at a time, in a chain of their own beside the
 # documentation and the fuzzing (221 s; the live tests hold beside a busy loop on every core:
 # scripts/loaded.sh). Beside the playlist with the others, the playlist heard one 10 ms dip
@@ -210,4 +208,6 @@ trap stop_pulse EXIT
 phase "every target fuzzed for 8 s" scripts/fuzz.sh all 8 built
 phase "the live tests on PipeWire, OpenAL Soft 1.23.1 (serialized, beside them)" wait "$othersPipeWire" || { cat .build/live-pipewire.log; exit 1; }
 phase "the capture on PipeWire, OpenAL Soft 1.23.1 (beside them)" wait "$capturePipeWire" || { cat .build/capture-pipewire.log; exit 1; }
+phase "the game with the player's own PULSE_LATENCY_MSEC, a minute each (beside them)" wait "$ownLatency" || { cat .build/own-latency.log; exit 1; }
+grep -E "^✔ Suite|^✘|drumdub with" .build/own-latency.log >&2 || true
 grep -E "^✔ Suite|^✘|^✔ Test run" .build/live-pipewire.log .build/capture-pipewire.log >&2 || true

@@ -42,8 +42,10 @@ package final class VirtualDisplay {
         try ToolRunner.run(try #require(ToolRunner.which("xdotool")), arguments, environment: environment)
     }
 
-    /// The id of the first window whose name is `name`, once it is mapped (nil after `seconds`).
-    package func window(named name: String, seconds: Double = 10) throws -> String? {
+    /// The id of the first window whose name is `name`, once it is mapped (nil after `seconds`:
+    /// 20, as a CI run beside the PipeWire live tests and the fuzzers' build saw drumdub say its
+    /// window was open and xdotool find none mapped within 10).
+    package func window(named name: String, seconds: Double = 20) throws -> String? {
         let deadline = ContinuousClock.now + .seconds(seconds)
         repeat {
             let found = try xdotool(["search", "--onlyvisible", "--name", "^\(name)$"])

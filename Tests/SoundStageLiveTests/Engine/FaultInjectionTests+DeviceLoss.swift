@@ -74,7 +74,10 @@ struct FaultInjectionDeviceLossTests {
             // every other cycle a folder comes in its place whose file is /dev/full.
             let devFull = cycle.isMultiple(of: 2)
             let before = child.lines.count
-            try Self.limitFileSize(of: child.pid, to: 0)
+            // The folder goes first (the open file plays on), then the write is refused: refused
+            // first, a loaded machine let the engine reopen the old folder's file before it
+            // went, lose that at once, and retry after a doubled wait (a CI run, cycle 45:
+            // "retry in 0.1 s").
             try FileManager.default.moveItem(at: outputFolder, to: away)
             if devFull {
                 // Made aside and renamed into place in one step: a folder made in place first
@@ -85,6 +88,7 @@ struct FaultInjectionDeviceLossTests {
                 try FileManager.default.createSymbolicLink(atPath: staged.appendingPathComponent("out.wav").path, withDestinationPath: "/dev/full")
                 try FileManager.default.moveItem(at: staged, to: outputFolder)
             }
+            try Self.limitFileSize(of: child.pid, to: 0)
             let cut = ContinuousClock.now
             if devFull {
                 // Each replacement opens and is lost at its first write; the waits between
