@@ -16,21 +16,27 @@ package final class VirtualDisplay {
     /// Starts a server on the first free display from :90, `width` x `height` at 24 bits.
     package init(width: Int = 1280, height: Int = 800) throws {
         let xvfb = try #require(ToolRunner.which("Xvfb"), "Xvfb is not installed")
-        guard let number = (90..<200).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
-            throw PulseError("no free X display from :90")
-        }
-        name = ":\(number)"
         (self.width, self.height) = (width, height)
         folder = try TemporaryFolder()
-        server = try ChildProcess(xvfb, [name, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"])
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try xdotool(["getdisplaygeometry"]).status != 0 {
-            guard ContinuousClock.now < deadline, server.isRunning else {
-                server.signal(SIGTERM)
-                throw PulseError("Xvfb did not start on \(name): \(server.lines.suffix(5))")
+        // A display whose lock is gone may still be served by an Xvfb that is ending (the last
+        // test's): a new server there exits ("already active") while the old one still answers,
+        // and the game would open its window on the one that goes. So the display is taken only
+        // once this process's own server answers there and still runs; otherwise the next.
+        var started: (String, ChildProcess)?
+        for number in 90..<200 where started == nil && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
+            let name = ":\(number)"
+            let server = try ChildProcess(xvfb, [name, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"])
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.isRunning, ContinuousClock.now < deadline,
+                  try ToolRunner.run(try #require(ToolRunner.which("xdotool")), ["getdisplaygeometry"], environment: ["DISPLAY": name]).status != 0 {
+                Thread.sleep(forTimeInterval: 0.05)
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            Thread.sleep(forTimeInterval: 0.2)
+            if server.isRunning, ContinuousClock.now < deadline { started = (name, server) } else { server.signal(SIGTERM) }
         }
+        guard let (name, server) = started else { throw PulseError("no X display of its own from :90") }
+        self.name = name
+        self.server = server
     }
 
     /// What a client needs to find the display.
