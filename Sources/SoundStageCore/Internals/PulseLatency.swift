@@ -29,9 +29,17 @@ enum PulseLatency {
     /// The value the process set itself, which every mode leaves as it is.
     static var setByProcess: String? { processValue }
 
-    /// The process's own value in milliseconds, when it is one libpulse reads as such (a
-    /// whole number above 0).
-    static var processMilliseconds: Int? { processValue.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } }
+    /// The process's own value in milliseconds, when it is one the periods check needs
+    /// (``milliseconds(parsing:)``).
+    static var processMilliseconds: Int? { processValue.flatMap(milliseconds(parsing:)) }
+
+    /// `value` as milliseconds the periods check looks at: a whole number in 1...60,000. A
+    /// larger one (even `Int.max`, which the checks' arithmetic would overflow on) gives
+    /// periods far above the 128 frames the reverb needs, and is left to libpulse as it is.
+    static func milliseconds(parsing value: String) -> Int? {
+        guard let number = Int(value), (1...60_000).contains(number) else { return nil }
+        return number
+    }
 
     /// Runs `body` (an OpenAL call that makes a device's stream) with `milliseconds` of buffer
     /// asked of the server (a latency mode's, or milliseconds in place of the process's own

@@ -96,6 +96,14 @@ struct OutputUnderrunWatchTests {
         #expect(AudioContext.periodAsks(near: 500) == [499, 501, 498, 502, 497, 503])
     }
 
+    @Test("the process's PULSE_LATENCY_MSEC is checked only in 1...60000 ms: Int.max, 0, negative, not a number are left to libpulse")
+    func processValueBounded() {
+        #expect(PulseLatency.milliseconds(parsing: "10") == 10 && PulseLatency.milliseconds(parsing: "60000") == 60_000)
+        for value in ["\(Int.max)", "60001", "0", "-5", "1e3", "", "ten", "99999999999999999999999"] {
+            #expect(PulseLatency.milliseconds(parsing: value) == nil, "\(value)")
+        }
+    }
+
     @Test("the mode is asked of libpulse only for the call that makes the stream: PULSE_LATENCY_MSEC empty before and after")
     func askedOnlyDuringTheCall() throws {
         try #require(PulseLatency.setByProcess == nil, "this process set PULSE_LATENCY_MSEC itself")
