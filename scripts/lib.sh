@@ -4,7 +4,7 @@
 # The Debian packages SoundStage builds against and tests with (libsdl2-dev: drumdub's window's
 # headers; xvfb, xdotool and imagemagick: the window's tests).
 SOUNDSTAGE_BUILD_PACKAGES=(pkg-config libopenal-dev libalut-dev libvorbis-dev libflac-dev libopusfile-dev libmpg123-dev libpulse-dev libsystemd-dev libncurses-dev libsdl2-dev)
-SOUNDSTAGE_TEST_PACKAGES=(sox vorbis-tools flac opus-tools lame mpg123 pulseaudio pulseaudio-utils pipewire pipewire-bin pipewire-pulse wireplumber libspa-0.2-modules dbus-daemon tmux mpv mpv-mpris playerctl xvfb xdotool imagemagick)
+SOUNDSTAGE_TEST_PACKAGES=(sox vorbis-tools flac opus-tools lame mpg123 pulseaudio pulseaudio-utils pipewire pipewire-bin pipewire-pulse wireplumber libspa-0.2-modules dbus-daemon tmux mpv mpv-mpris playerctl xvfb xdotool x11-utils imagemagick)
 
 # Installs the named Debian packages that are missing (apt-get, as root or through sudo).
 ensure_packages() {

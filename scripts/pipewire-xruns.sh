@@ -2,17 +2,17 @@
 # Gaps at a PipeWire sink, with or without SoundStage: is it the server or the game?
 #
 #   scripts/pipewire-xruns.sh [--seconds 60] [--force-quantum N] [--plain] [--game [--openal 1.23]]
-#                             [--parec-ms 10]
+#                             [--parec-ms 10] [--latency safe|none|...]
 #
 # Starts a private PipeWire 0.3.65 (dbus, pipewire, wireplumber, pipewire-pulse, a null sink),
 # plays a 300 Hz tone with paplay (--plain) and/or `soundstage session --latency safe --tone
-# 440` (--game), records the sink's monitor with parec (asking --parec-ms of latency), and
+# 440` (--game; --latency none: OpenAL Soft's own periods), records the sink's monitor with parec (asking --parec-ms of latency), and
 # counts the gaps in the tone (two samples in a row under 1e-3: a quantum the server left
 # silent). pw-top's view of the nodes (QUANT, ERR: the node's xruns) is printed at the end.
 # --force-quantum sets PipeWire's clock.force-quantum (pw-metadata -n settings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=60 force="" plain=0 game=0 openal="" parecms=10
+seconds=60 force="" plain=0 game=0 openal="" parecms=10 latency=safe
 while [[ $# -gt 0 ]]; do
     case $1 in
         --seconds) seconds=$2; shift ;;
@@ -21,6 +21,7 @@ while [[ $# -gt 0 ]]; do
         --game) game=1 ;;
         --openal) openal=$2; shift ;;
         --parec-ms) parecms=$2; shift ;;
+        --latency) latency=$2; shift ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -49,12 +50,15 @@ fi
 parec --latency-msec="$parecms" -d out.monitor --raw --format=float32le --channels=1 --rate=48000 > "$dir/rec.raw" & pids+=($!)
 if [[ $game == 1 ]]; then
     library=${openal:+$(openal_1_23_dir)}
-    env ALSOFT_DRIVERS=pulse ${library:+LD_LIBRARY_PATH=$library} "$(swift build --show-bin-path)/soundstage" session --latency safe --tone 440 \
+    mode=(--latency "$latency")
+    [[ $latency == none ]] && mode=()
+    env ALSOFT_DRIVERS=pulse ${library:+LD_LIBRARY_PATH=$library} "$(swift build --show-bin-path)/soundstage" session "${mode[@]}" --tone 440 \
         --seconds "$seconds" > "$dir/session.log" 2>&1 & pids+=($!)
 fi
 tmux -L "xruns-$$" new-session -d -x 160 -y 40 "env XDG_RUNTIME_DIR=$dir pw-top"
 sleep "$seconds"
 tmux -L "xruns-$$" capture-pane -p | grep -E "ERR|paplay|parec|soundstage|SoundStage|out " || true
+pactl list sink-inputs | grep -E "application.name|node.latency|Latency" || true
 python3 - "$dir/rec.raw" <<'PY'
 import array, sys
 a = array.array("f")

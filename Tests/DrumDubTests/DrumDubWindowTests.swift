@@ -64,7 +64,7 @@ struct DrumDubWindowTests {
             game = try ChildProcess(demo, ["--window", "--assets", Assets.folder.path] + arguments, environment: environment)
             window = try display.window(named: "drumdub") ?? ""
             // Thrown once the rig is whole: its deinit stops what it started.
-            guard !window.isEmpty else { throw PulseError("no drumdub window on \(display.name): \(game.lines)") }
+            guard !window.isEmpty else { throw PulseError("no drumdub window on \(display.name): \(game.lines); game \(game.ending); \(display.diagnosis(named: "drumdub"))") }
             try display.xdotool(["windowfocus", "--sync", window])
         }
 

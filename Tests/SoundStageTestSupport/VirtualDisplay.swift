@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// An X server of the test's own (Xvfb, no window manager), driven with xdotool and looked
@@ -13,17 +14,29 @@ package final class VirtualDisplay {
     /// Whether Xvfb, xdotool and ImageMagick's import are installed.
     package static var isInstalled: Bool { ["Xvfb", "xdotool", "import"].allSatisfy { ToolRunner.which($0) != nil } }
 
-    /// Starts a server on the first free display from :90, `width` x `height` at 24 bits.
+    /// The display numbers this process has not used yet: the next display is taken from
+    /// here, so that no test's server starts where the last test's server may still be ending.
+    private static let unused = Mutex(90)
+
+    /// Starts a server on the first free display this process has not used (from :90),
+    /// `width` x `height` at 24 bits.
     package init(width: Int = 1280, height: Int = 800) throws {
         let xvfb = try #require(ToolRunner.which("Xvfb"), "Xvfb is not installed")
         (self.width, self.height) = (width, height)
         folder = try TemporaryFolder()
         // A display whose lock is gone may still be served by an Xvfb that is ending (the last
         // test's): a new server there exits ("already active") while the old one still answers,
-        // and the game would open its window on the one that goes. So the display is taken only
-        // once this process's own server answers there and still runs; otherwise the next.
+        // and the game would open its window on the one that goes. So the display is one this
+        // process has not used, and taken only once this process's own server answers there
+        // and still runs; otherwise the next.
         var started: (String, ChildProcess)?
-        for number in 90..<200 where started == nil && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
+        while started == nil {
+            let number = Self.unused.withLock { next in
+                defer { next += 1 }
+                return next
+            }
+            guard number < 400 else { break }
+            guard !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") else { continue }
             let name = ":\(number)"
             let server = try ChildProcess(xvfb, [name, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"])
             let deadline = ContinuousClock.now + .seconds(10)
@@ -34,7 +47,7 @@ package final class VirtualDisplay {
             Thread.sleep(forTimeInterval: 0.2)
             if server.isRunning, ContinuousClock.now < deadline { started = (name, server) } else { server.signal(SIGTERM) }
         }
-        guard let (name, server) = started else { throw PulseError("no X display of its own from :90") }
+        guard let (name, server) = started else { throw PulseError("no X display of its own from :90 to :399") }
         self.name = name
         self.server = server
     }
@@ -59,6 +72,33 @@ package final class VirtualDisplay {
             Thread.sleep(forTimeInterval: 0.05)
         } while ContinuousClock.now < deadline
         return nil
+    }
+
+    /// What the display holds, for a test that found no window: whether this display's own
+    /// server still runs, which process the display's lock names (its pid against ours), and
+    /// every window named `name`, mapped or not, with its map state.
+    package func diagnosis(named name: String) -> String {
+        let lock = (try? String(contentsOfFile: "/tmp/.X\(self.name.dropFirst())-lock", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "none"
+        var report = "display \(self.name): its Xvfb (pid \(server.pid)) \(server.isRunning ? "runs" : "ended: \(server.ending)"); the lock names pid \(lock)"
+        let all = (try? xdotool(["search", "--name", name]))?.stdout.split(separator: "\n") ?? []
+        report += "; \(all.count) windows named \(name)"
+        if let visible = try? xdotool(["search", "--onlyvisible", "--name", "^\(name)$"]) {
+            report += " (search --onlyvisible: status \(visible.status), \(visible.stdout.split(separator: "\n").count) found, \(visible.stderr))"
+        }
+        for id in all {
+            let state = (try? xwininfo(["-id", String(id)]))?.stdout.firstMatch(of: /Map State: (\w+)/).map { String($0.1) } ?? "unknown"
+            report += ", \(id) \(state)"
+        }
+        let tree = try? xwininfo(["-root", "-children"])
+        report += "; xwininfo -root -children: status \(tree?.status ?? -1), \(tree?.stdout.split(separator: "\n").count ?? 0) lines, \(tree?.stderr ?? "")"
+        return report
+    }
+
+    /// Runs xwininfo (x11-utils) on the display.
+    private func xwininfo(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        guard let tool = ToolRunner.which("xwininfo") else { throw PulseError("xwininfo (x11-utils) is not installed") }
+        return try ToolRunner.run(tool, arguments, environment: environment)
     }
 
     /// A window's size in pixels, as the server has it.

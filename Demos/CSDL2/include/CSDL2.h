@@ -10,6 +10,7 @@
 /* The SDL2 functions the window calls. */
 #define DD_SDL2_FUNCTIONS(X) \
     X(SDL_Init, Init) \
+    X(SDL_GetCurrentVideoDriver, GetCurrentVideoDriver) \
     X(SDL_Quit, Quit) \
     X(SDL_GetError, GetError) \
     X(SDL_SetHint, SetHint) \

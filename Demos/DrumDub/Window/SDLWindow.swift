@@ -59,6 +59,11 @@ final class SDLWindow {
         self.renderer = renderer
     }
 
+    /// The video driver SDL2 chose, e.g. `x11` or `wayland`.
+    var driver: String {
+        sdl.GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+    }
+
     /// The drawable size in pixels.
     var size: (width: Int, height: Int) {
         var width: Int32 = 0, height: Int32 = 0

@@ -40,7 +40,7 @@ enum Windowed {
         let (engine, game, inbox) = try Interactive.start(options, service: .manual(tick: frameSeconds))
         defer { engine.shutdown() }
         game.say("welcome: click a drum or press 1-4; click the floor to walk there, the wheel turns you")
-        print("drumdub: the game is in its window (\(options.windowSize.width) x \(options.windowSize.height)); Esc, q or closing the window ends it")
+        print("drumdub: the game is in its window (\(options.windowSize.width) x \(options.windowSize.height), SDL's \(window.driver) driver); Esc, q or closing the window ends it")
         fflush(nil)
 
         var view = WindowView(width: window.size.width, height: window.size.height)
