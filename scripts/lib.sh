@@ -80,12 +80,23 @@ start_private_pipewire() {
     dbus-daemon --session --nofork --address="$DBUS_SESSION_BUS_ADDRESS" >/dev/null 2>&1 &
     SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
     wait_for_file "$dir/bus" || { echo "==> the private D-Bus did not start" >&2; return 1; }
-    XDG_STATE_HOME=$dir/state pipewire >/dev/null 2>&1 &
+    # SOUNDSTAGE_PIPEWIRE_MIN_QUANTUM=N: the graph and pipewire-pulse give no quantum under N
+    # frames at 48 kHz (as PrivatePulse(.pipewire, minimumQuantum:) does in the tests).
+    local config=${XDG_CONFIG_HOME:-$HOME/.config}
+    if [[ -n ${SOUNDSTAGE_PIPEWIRE_MIN_QUANTUM:-} ]]; then
+        local quantum=$SOUNDSTAGE_PIPEWIRE_MIN_QUANTUM
+        config=$dir/config
+        mkdir -p "$config/pipewire/pipewire.conf.d" "$config/pipewire/pipewire-pulse.conf.d"
+        printf 'context.properties = {\n    default.clock.min-quantum = %s\n}\n' "$quantum" > "$config/pipewire/pipewire.conf.d/quantum.conf"
+        printf 'pulse.properties = {\n    pulse.min.req = %s/48000\n    pulse.min.quantum = %s/48000\n    pulse.min.frag = %s/48000\n}\n' \
+            "$quantum" "$quantum" "$quantum" > "$config/pipewire/pipewire-pulse.conf.d/quantum.conf"
+    fi
+    XDG_CONFIG_HOME=$config XDG_STATE_HOME=$dir/state pipewire >/dev/null 2>&1 &
     SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
     wait_for_file "$dir/pipewire-0" || { echo "==> PipeWire did not start" >&2; return 1; }
-    XDG_STATE_HOME=$dir/state wireplumber >/dev/null 2>&1 &
+    XDG_CONFIG_HOME=$config XDG_STATE_HOME=$dir/state wireplumber >/dev/null 2>&1 &
     SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
-    XDG_STATE_HOME=$dir/state pipewire-pulse >/dev/null 2>&1 &
+    XDG_CONFIG_HOME=$config XDG_STATE_HOME=$dir/state pipewire-pulse >/dev/null 2>&1 &
     SOUNDSTAGE_PIPEWIRE_PIDS+=($!)
     for _ in $(seq 1 100); do
         pactl info >/dev/null 2>&1 && break

@@ -57,7 +57,7 @@ if [[ $game == 1 ]]; then
 fi
 tmux -L "xruns-$$" new-session -d -x 160 -y 40 "env XDG_RUNTIME_DIR=$dir pw-top"
 sleep "$seconds"
-tmux -L "xruns-$$" capture-pane -p | grep -E "ERR|paplay|parec|soundstage|SoundStage|out " || true
+tmux -L "xruns-$$" capture-pane -p | grep -E "ERR|paplay|parec|soundstage|SoundStage|out|Dummy|Freewheel" || true
 pactl list sink-inputs | grep -E "application.name|node.latency|Latency" || true
 python3 - "$dir/rec.raw" <<'PY'
 import array, sys

@@ -45,8 +45,15 @@ extension MonitorSession {
     /// The most a listening stream lets the server hold for it (seconds); past that the server
     /// drops what the monitor's thread did not read in time (a hole, which is not a dropout).
     static let listeningBufferSeconds = 1.0
-    /// How much the server hands over at a time (seconds).
-    static let listeningFragmentSeconds = 0.02
+    /// How much the server hands over at a time (frames of the stream listened to): 2,048,
+    /// PipeWire's largest quantum by default (43 ms at 48 kHz). A record stream's fragment is
+    /// a latency it asks of the server, and the server runs the sink as fast as its most
+    /// hurried stream: PipeWire's graph runs at the power of two at or below the shortest
+    /// node latency, and pipewire-pulse gives a record stream its fragment as node latency
+    /// (20 ms, 960 frames, made the graph run at 512 beside the game's 2,048-frame stream;
+    /// PipeWire 0.3.65 left whole cycles silent there); PulseAudio keeps a sink as quick as
+    /// its monitor's quickest reader. Watching must not make the output it watches hurry.
+    static let listeningFragmentFrames = 2_048
 
     /// Starts listening to `input`, one of this process's own playback streams, unless it is
     /// already listened to (or listening is off). `rate` and `channels` are its sample spec as
@@ -58,9 +65,9 @@ extension MonitorSession {
         guard (1...384_000).contains(rate), (1...UInt8(PA_CHANNELS_MAX)).contains(channels) else { return }
         var spec = ss_float_spec(rate, channels)
         guard let record = libpulse.stream_new(context, "SoundStage output dropout watch", &spec, nil) else { return }
-        let frameBytes = Double(channels) * 4 * Double(rate)
-        var attributes = ss_record_buffer(UInt32(frameBytes * Self.listeningBufferSeconds),
-                                          UInt32(frameBytes * Self.listeningFragmentSeconds))
+        let frameBytes = Int(channels) * 4
+        var attributes = ss_record_buffer(UInt32(Double(frameBytes * Int(rate)) * Self.listeningBufferSeconds),
+                                          UInt32(frameBytes * Self.listeningFragmentFrames))
         let userdata = self.userdata
         libpulse.stream_set_read_callback(record, { record, _, userdata in
             guard let record else { return }
