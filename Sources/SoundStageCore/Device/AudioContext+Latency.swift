@@ -64,6 +64,8 @@ extension AudioContext {
                 PulseLatency.asking(milliseconds) { alcResetDeviceSOFT(raw, list) }
             }
             guard reset == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reset \(device)") }
+            // A reset starts every reverb's cross-fade again.
+            device.reverbMayFade(release: release)
             let kept = try Self.keepPeriodsWhole(device, mode: asked.latency, asked: milliseconds, list: list) { code, reason in failure(code, member, reason) }
             asked.latency = kept.0
             requestedAttributes.withLock { $0 = asked }

@@ -1,4 +1,5 @@
 import COpenAL
+import Synchronization
 
 /// An OpenAL device: a real output (through a sound server or a sound card) or a loopback
 /// device that renders into memory, faster than real time, for offline renders and tests.
@@ -24,6 +25,8 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     private let extensionSet: Set<String>
     /// Whether it is closed, and the contexts to destroy first when it is.
     let life: DeviceLife
+    /// How a loopback device's renders are cut into blocks OpenAL Soft's reverb can mix.
+    let renderBlocks = Mutex(LoopbackRenderBlocks())
 
     /// `life` is made where the device is opened, under the same hold of the lock, so the
     /// exit handler never misses a device.
@@ -270,71 +273,6 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         var value: ALCint = 0
         alcGetIntegerv(handle.raw, param, 1, &value)
         return value
-    }
-
-    // MARK: - Rendering
-
-    /// The most one ``render(frames:)`` renders, in seconds of its format: an hour (1.4 GB of
-    /// stereo floats at 48 kHz); a longer render is several calls.
-    public static let longestRenderSeconds = 3_600.0
-
-    /// Renders `frames` frames of the mix of every context on this loopback device.
-    ///
-    /// - Throws: ``SoundStageError/Code-swift.struct/invalidState`` on a real output device,
-    ///   ``SoundStageError/Code-swift.struct/invalidArgument`` for a negative count or one
-    ///   over ``longestRenderSeconds``, ``SoundStageError/Code-swift.struct/deviceClosed`` once
-    ///   it is closed.
-    public func render(frames: Int) throws -> RenderedAudio {
-        guard let format = loopbackFormat else {
-            throw failure(.invalidState, "render(frames:)", "only a loopback device renders on request; open one with AudioDevice.openLoopback(format:)")
-        }
-        let longest = Int(Self.longestRenderSeconds) * format.sampleRate
-        guard frames >= 0 else {
-            throw failure(.invalidArgument, "render(frames:)", "frame count must not be negative, got \(frames)")
-        }
-        guard frames <= longest else {
-            throw failure(.invalidArgument, "render(frames:)",
-                          "frames must be in 0...\(longest) (\(Int(Self.longestRenderSeconds)) s at \(format.sampleRate) Hz; render longer in several calls), got \(frames)")
-        }
-        let count = frames * format.channels.channelCount
-        // Nothing to mix; and an empty array made with unsafeUninitializedCapacity writes its
-        // count into the shared empty storage, which ThreadSanitizer reports as a race.
-        guard count > 0 else { return RenderedAudio(format: format, samples: []) }
-        switch format.sampleType {
-        case .float32:
-            let samples = try [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                try renderRaw(into: UnsafeMutableRawBufferPointer(buffer), frames: frames)
-                initialized = count
-            }
-            return RenderedAudio(format: format, samples: samples)
-        case .int16:
-            var ints = [Int16](repeating: 0, count: count)
-            try ints.withUnsafeMutableBytes { try renderRaw(into: $0, frames: frames) }
-            return RenderedAudio(format: format, samples: ints.map { Float($0) / 32768 })
-        }
-    }
-
-    /// Renders `frames` frames straight into `buffer`, in the device's own format (Int16 or
-    /// Float32, interleaved). The buffer must hold `frames * bytesPerFrame` bytes.
-    public func render(into buffer: UnsafeMutableRawBufferPointer, frames: Int) throws {
-        guard let format = loopbackFormat else {
-            throw failure(.invalidState, "render(into:frames:)", "only a loopback device renders on request")
-        }
-        guard frames >= 0, buffer.count >= frames * format.bytesPerFrame else {
-            throw failure(.invalidArgument, "render(into:frames:)", "a buffer of \(buffer.count) bytes cannot hold \(frames) frames of \(format.bytesPerFrame) bytes")
-        }
-        try renderRaw(into: buffer, frames: frames)
-    }
-
-    private func renderRaw(into buffer: UnsafeMutableRawBufferPointer, frames: Int) throws {
-        guard frames > 0, let base = buffer.baseAddress else { return }
-        let raw = handle.raw
-        try OpenAL.withDevice { _ in
-            guard !isClosed else { throw closedError("render(frames:)") }
-            try OpenAL.callALC(raw, Self.operationName("render(frames:)"), on: description) {
-                alcRenderSamplesSOFT(raw, base, ALCsizei(frames))
-            }
-        }
     }
 }
 

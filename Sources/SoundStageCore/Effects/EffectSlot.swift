@@ -90,6 +90,8 @@ public final class EffectSlot: Sendable, CustomStringConvertible {
             try scope.call(Self.operationName("setEffect(_:)"), on: description) {
                 alAuxiliaryEffectSloti(name, AL_EFFECTSLOT_EFFECT, ALint(bitPattern: effect?.name ?? 0))
             }
+            // A reverb loaded (or its settings loaded again) cross-fades into them.
+            context.device.reverbMayFade(release: context.release)
         }
         loaded.withLock { $0.effect = effect }
     }
