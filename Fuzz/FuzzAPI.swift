@@ -1,6 +1,8 @@
 // The API target: each input is a program of public API calls on an offline engine (players,
-// voices, buses, effects, ducking, interruptions, HRTF, renders), one call a byte and its
-// arguments from the bytes after it, arguments in and out of range. Run under OpenAL Soft's
+// voices, buses, effects, ducking, interruptions, HRTF, renders, scheduling at times and
+// frames, crossfades and starts on a beat, tempos, latency switches), one call a byte and its
+// arguments from the bytes after it, arguments in and out of range, and now and then at the
+// edges of Double and Int (±1e300, the largest finite, subnormals, Int.max). Run under OpenAL Soft's
 // error traps (scripts/fuzz.sh sets them): a call either works or throws a SoundStageError
 // that names its object and a reason; nothing crashes, OpenAL never sees a bad value, and
 // LeakSanitizer finds nothing left when the engine goes.
@@ -20,18 +22,35 @@ struct FuzzBytes {
     }
     /// An integer in `range`.
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(byte()) % (range.count) }
-    /// A number across `range` in 256 steps, or now and then one out of every range.
-    mutating func float(_ range: ClosedRange<Float>) -> Float {
+    /// An integer in `range`, or now and then one at the edges of Int (a count, a frame).
+    mutating func wideInt(_ range: ClosedRange<Int>) -> Int {
         let b = byte()
-        switch b {
-        case 255: return .nan
-        case 254: return .infinity
-        case 253: return -1e30
-        default: return range.lowerBound + (range.upperBound - range.lowerBound) * Float(b) / 252
+        guard b >= 248 else { return range.lowerBound + Int(b) % range.count }
+        return [Int.max, Int.min, Int.max / 2, -1, 1 << 40, Int(Int32.max) + 1, -(1 << 40), 0][Int(b - 248)]
+    }
+    /// A number across `range` in 240 steps, or now and then one out of every range: NaN, the
+    /// infinities, ±1e30, ±1e300 (±infinity as a Float), the largest finite, the smallest
+    /// subnormal, -0 and 1e18.
+    mutating func float(_ range: ClosedRange<Float>) -> Float { Float(double(Double(range.lowerBound)...Double(range.upperBound))) }
+    /// As ``float(_:)``, with the extremes of Double.
+    mutating func double(_ range: ClosedRange<Double>) -> Double {
+        let b = byte()
+        guard b >= 240 else { return range.lowerBound + (range.upperBound - range.lowerBound) * Double(b) / 239 }
+        let extremes: [Double] = [.nan, .infinity, -.infinity, 1e30, -1e30, 1e300, -1e300, .greatestFiniteMagnitude,
+                                  -.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, -0.0, 1e18, -1e18,
+                                  Double(Float.greatestFiniteMagnitude), Double(Int.max)]
+        return extremes[Int(b - 240)]
+    }
+    mutating func position() -> SIMD3<Float> { [float(-20...20), float(-5...5), float(-20...20)] }
+    /// A transition point: now, the next beat or bar, or a time near now or at Double's edges.
+    mutating func transition(_ engine: AudioEngine) -> TransitionPoint {
+        switch byte() % 4 {
+        case 0: .now
+        case 1: .nextBeat
+        case 2: .nextBar
+        default: .atTime(engine.currentTime + double(-0.5...0.5))
         }
     }
-    mutating func double(_ range: ClosedRange<Float>) -> Double { Double(float(range)) }
-    mutating func position() -> SIMD3<Float> { [float(-20...20), float(-5...5), float(-20...20)] }
     mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[int(0...(items.count - 1))] }
 }
 
@@ -60,7 +79,7 @@ func fuzzAPI(_ data: Data) {
     let trace = ProcessInfo.processInfo.environment["SOUNDSTAGE_FUZZ_TRACE"] != nil
     while !b.isEmpty, calls < 256 {
         calls += 1
-        let call = b.byte() % 28
+        let call = b.byte() % 36
         if trace { print("call \(call): players \(players.count), voices \(voices.count), buses \(buses.count)") }
         do {
             switch call {
@@ -71,7 +90,7 @@ func fuzzAPI(_ data: Data) {
             case 4: try b.pick(players)?.seek(to: b.double(-0.1...0.3))
             case 5: try b.pick(players)?.setVolume(b.float(-0.2...1.2))
             case 6: try b.pick(players)?.setRate(b.float(0...2.5))
-            case 7: b.pick(players)?.numberOfLoops = b.int(-2...3)
+            case 7: b.pick(players)?.numberOfLoops = b.wideInt(-2...3)
             case 8: b.pick(players)?.position = b.byte() % 4 == 0 ? nil : b.position()
             case 9: try b.pick(players)?.fade(to: b.float(-0.2...1.2), duration: b.double(-0.1...0.3), stopAtEnd: b.byte() % 2 == 0)
             case 10: try b.pick(players)?.setPan(b.float(-1.5...1.5))
@@ -82,7 +101,7 @@ func fuzzAPI(_ data: Data) {
             case 12:
                 if let sound = b.pick(sounds) {
                     let voice = try engine.play(sound, at: b.byte() % 3 == 0 ? nil : b.position(), volume: b.float(-0.1...1.1),
-                                                pitch: b.float(0...3), priority: b.int(-2...260), loops: b.int(-2...2), bus: b.pick(buses))
+                                                pitch: b.float(0...3), priority: b.wideInt(-2...260), loops: b.wideInt(-2...2), bus: b.pick(buses))
                     if voices.count < 64 { voices.append(voice) }
                 }
             case 13: _ = b.pick(voices)?.stop()
@@ -117,9 +136,25 @@ func fuzzAPI(_ data: Data) {
                 }
             case 23: b.byte() % 2 == 0 ? engine.beginInterruption() : engine.endInterruption(resume: b.byte() % 2 == 0)
             case 24: try engine.switchHRTF(b.byte() % 2 == 0 ? .on : .off)
-            case 25: _ = try engine.render(frames: b.int(-2...250) * 20)
+            case 25: _ = try engine.render(frames: b.byte() % 8 == 0 ? b.wideInt(-2...250) : b.int(-2...250) * 20)
             case 26: engine.stopVoices()
-            default: try b.pick(buses)?.fade(to: b.float(-0.2...1.2), duration: b.double(-0.1...0.5))
+            case 27: try b.pick(buses)?.fade(to: b.float(-0.2...1.2), duration: b.double(-0.1...0.5))
+            // Scheduling, transitions and tempo: times near now, and at the edges of Double.
+            case 28: try b.pick(players)?.play(atTime: engine.currentTime + b.double(-0.5...0.5))
+            case 29:
+                let chosen = players.filter { _ in b.byte() % 2 == 0 }
+                try engine.play(chosen, atTime: b.byte() % 3 == 0 ? nil : engine.currentTime + b.double(-0.5...0.5))
+            case 30: try engine.play(players.filter { _ in b.byte() % 2 == 0 }, atFrame: b.byte() % 8 == 0 ? b.wideInt(0...200) : b.int(0...200) * 240)
+            case 31:
+                if let a = b.pick(players), let other = b.pick(players) {
+                    try a.crossfade(to: other, duration: b.double(-0.1...0.5), curve: b.byte() % 2 == 0 ? .linear : .equalPower, on: b.transition(engine))
+                }
+            case 32: if let a = b.pick(players), let other = b.pick(players) { try a.play(on: b.transition(engine), of: other) }
+            case 33:
+                try b.pick(players)?.setTempo(b.byte() % 4 == 0 ? nil : MusicalTempo(beatsPerMinute: b.double(-10...400),
+                                                                                    beatsPerBar: b.wideInt(-1...8), firstBeat: b.double(-1...2)))
+            case 34: try b.pick(players)?.seek(to: b.double(-1e3...1e3))
+            default: try engine.context.switchLatency(to: LatencyMode.allCases[b.int(0...3)])
             }
         } catch let error as SoundStageError {
             precondition(!error.object.isEmpty && !error.reason.isEmpty && !error.operation.isEmpty, "an error that names nothing: \(error)")

@@ -65,8 +65,12 @@ enum FuzzReplay {
         var count = 0
         for path in arguments.dropFirst() {
             let url = URL(fileURLWithPath: path)
-            let files = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil))?
-                .sorted { $0.path < $1.path } ?? [url]
+            // A file is run itself (Foundation lists a file as an empty folder).
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { fail("no such file: \(path)") }
+            let files = isFolder.boolValue
+                ? (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil))?.sorted { $0.path < $1.path } ?? []
+                : [url]
             for file in files {
                 guard let data = try? Data(contentsOf: file) else { fail("cannot read \(file.path)") }
                 target.run(data)
