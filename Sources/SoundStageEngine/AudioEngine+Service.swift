@@ -117,7 +117,13 @@ extension AudioEngine {
 
     /// A stream of the engine's own events (``EngineEvent``) from now on; each call makes a
     /// new subscriber. It ends when the engine shuts down or goes away (at once, if it has).
+    /// Each stream holds at most 1,024 events its reader has not taken; past that the oldest
+    /// are dropped, and counted in ``droppedEventCount``.
     public func events() -> AsyncStream<EngineEvent> { EventSubscribers.subscribe(state, \.subscribers) }
+
+    /// How many events the streams of ``events()`` dropped, oldest first, because their
+    /// reader was 1,024 events behind.
+    public var droppedEventCount: Int { state.withLockedValue { $0.subscribers.dropped } }
 
     /// Posts an error no caller can catch as ``EngineEvent/serviceError(_:player:)``; it is
     /// logged as it is delivered, with no lock held.
@@ -136,7 +142,7 @@ extension AudioEngine {
         }
         guard mine else { return }
         while true {
-            let next = state.withLockedValue { s -> (Outgoing, [AsyncStream<EngineEvent>.Continuation])? in
+            let next = state.withLockedValue { s -> (Outgoing, EventDelivery<EngineEvent>)? in
                 if s.outbox.isEmpty {
                     s.draining = false
                     return nil
@@ -149,7 +155,7 @@ extension AudioEngine {
             case .playlist(let timeline, let event): timeline.deliver(event)
             case .engine(let event):
                 if case .serviceError(let error, _) = event { Log.report(error) }
-                for stream in engineStreams { stream.yield(event) }
+                engineStreams.yield(event)
             }
         }
     }

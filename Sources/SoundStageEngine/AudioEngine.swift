@@ -149,7 +149,7 @@ public final class AudioEngine: Sendable {
             return foundErrors.take()
         }
         for error in left { Log.report(error) }
-        for stream in state.withLockedValue({ $0.subscribers.all }) { stream.finish() }
+        state.withLockedValue({ $0.subscribers.all }).finish()
         // Let go without shutdown(): the session gives back what it held for this engine
         // (other applications' music, their volumes) as it would had the engine left.
         if !isShutDown { session?.memberGone() }

@@ -120,9 +120,9 @@ final class CaptureTick: @unchecked Sendable {
     }
 
     /// Tells the delegate and the streams, with no lock held.
-    private func deliver(_ events: [RecorderEvent], delegate: (any RecorderDelegate)?, streams: [AsyncStream<RecorderEvent>.Continuation]) {
+    private func deliver(_ events: [RecorderEvent], delegate: (any RecorderDelegate)?, streams: EventDelivery<RecorderEvent>) {
         for event in events {
-            for stream in streams { stream.yield(event) }
+            streams.yield(event)
             guard let delegate, let recorder else { continue }
             switch event {
             case .finished(let ok): delegate.recorderDidFinishRecording(recorder, successfully: ok)

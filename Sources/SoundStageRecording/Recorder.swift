@@ -290,7 +290,13 @@ public final class Recorder: Sendable, CustomStringConvertible {
     }
 
     /// A stream of the recorder's events from now on; each call makes a new subscriber.
+    /// Each stream holds at most 1,024 events its reader has not taken; past that the oldest
+    /// are dropped, and counted in ``droppedEventCount``.
     public func events() -> AsyncStream<RecorderEvent> { EventSubscribers.subscribe(state, \.subscribers) }
+
+    /// How many events the streams of ``events()`` dropped, oldest first, because their
+    /// reader was 1,024 events behind.
+    public var droppedEventCount: Int { state.withLockedValue { $0.subscribers.dropped } }
 }
 
 extension Recorder: ErrorNaming {

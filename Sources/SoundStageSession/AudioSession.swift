@@ -194,14 +194,20 @@ public final class AudioSession: Sendable {
     }
 
     /// A stream of the session's events from now on; each call makes a new subscriber.
+    /// Each stream holds at most 1,024 events its reader has not taken; past that the oldest
+    /// are dropped, and counted in ``droppedEventCount``.
     public func events() -> AsyncStream<SessionEvent> { EventSubscribers.subscribe(state, \.subscribers) }
+
+    /// How many events the streams of ``events()`` dropped, oldest first, because their
+    /// reader was 1,024 events behind.
+    public var droppedEventCount: Int { state.withLockedValue { $0.subscribers.dropped } }
 
     /// Delivers `event` on the session's thread, after the events posted before it.
     package func post(_ event: SessionEvent) {
         thread.submit { [self] in
             let (delegate, streams) = state.withLockedValue { ($0.delegate, $0.subscribers.all) }
             delegate?.audioSession(self, didReceive: event)
-            for stream in streams { stream.yield(event) }
+            streams.yield(event)
         }
     }
 

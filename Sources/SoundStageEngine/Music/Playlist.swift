@@ -93,7 +93,13 @@ public final class Playlist: Sendable, CustomStringConvertible {
     }
 
     /// A stream of the playlist's events from now on; each call makes a new subscriber.
+    /// Each stream holds at most 1,024 events its reader has not taken; past that the oldest
+    /// are dropped, and counted in ``droppedEventCount``.
     public func events() -> AsyncStream<PlaylistEvent> { EventSubscribers.subscribe(timeline.state, \.subscribers) }
+
+    /// How many events the streams of ``events()`` dropped, oldest first, because their
+    /// reader was 1,024 events behind.
+    public var droppedEventCount: Int { timeline.state.withLockedValue { $0.subscribers.dropped } }
 
     /// Plays, or resumes after ``pause()``, as ``Player/play()``.
     public func play() throws { try player.play() }

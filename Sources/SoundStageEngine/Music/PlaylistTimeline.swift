@@ -83,6 +83,6 @@ final class PlaylistTimeline: Sendable {
             case .finished: delegate.playlistDidFinish(playlist)
             }
         }
-        for stream in streams { stream.yield(event) }
+        streams.yield(event)
     }
 }

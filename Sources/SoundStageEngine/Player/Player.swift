@@ -68,7 +68,7 @@ public final class Player: Sendable, CustomStringConvertible {
         let (streams, lent) = state.withLockedValue { ($0.subscribers.all, $0.source != nil) }
         // Its source was lent by the engine's pool: the pool counts it back.
         if lent, let engine = engineRef { OpenAL.lock.withLock { held in engine.takeBackSource(held) } }
-        for continuation in streams { continuation.finish() }
+        streams.finish()
     }
 
     /// The engine that services this player; nil once the engine is gone.

@@ -161,7 +161,13 @@ public final class SystemMusicPlayer: Sendable {
     }
 
     /// A stream of the events from now on; each call makes a new subscriber.
+    /// Each stream holds at most 1,024 events its reader has not taken; past that the oldest
+    /// are dropped, and counted in ``droppedEventCount``.
     public func events() -> AsyncStream<MusicPlayerEvent> { EventSubscribers.subscribe(state, \.subscribers) }
+
+    /// How many events the streams of ``events()`` dropped, oldest first, because their
+    /// reader was 1,024 events behind.
+    public var droppedEventCount: Int { state.withLockedValue { $0.subscribers.dropped } }
 
     /// Delivers `events` on the session's thread, after those posted before.
     func post(_ events: [MusicPlayerEvent]) {
@@ -171,7 +177,7 @@ public final class SystemMusicPlayer: Sendable {
             for event in events {
                 for observer in observers { observer(event) }
                 delegate?.systemMusicPlayer(self, didReceive: event)
-                for stream in streams { stream.yield(event) }
+                streams.yield(event)
             }
         }
     }
