@@ -11,7 +11,6 @@
 #                              minutes among them), on OpenAL Soft 1.19.1 and again on 1.23.1,
 #                              a stream starved for 300 ms and the device
 #                              lost a hundred times each way, ten minutes of a playlist
-#                              (on PulseAudio, and on PipeWire with 1.23.1 beside it)
 #                              recorded beside every other live test serialized, the game
 #                              played in a terminal, five minutes of the soak, the
 #                              documentation (no warning, every public symbol documented) and
@@ -152,17 +151,7 @@ beside() {
 # 22 gaps and an underrun; the others hold on a loaded machine (scripts/loaded.sh).
 beside &
 others=$!
-# The same playlist on PipeWire with OpenAL Soft 1.23.1, beside it, on a server whose graph
-# runs at no less than 1,024 frames: at 256 to 512 PipeWire 0.3.65 leaves whole cycles of its
-# null sink silent on this machine for every client (paplay alone: 1 to 4 a minute;
-# scripts/pipewire-xruns.sh), where a sound card's own clock drives the graph on a desktop.
-(export SOUNDSTAGE_PIPEWIRE_MIN_QUANTUM=1024
- on_pipewire env NO_COLOR=1 LD_LIBRARY_PATH="$openal123" "$bundle" --testing-library swift-testing --filter PlaylistServerTests \
-     > .build/playlist-pipewire.log 2>&1) &
-playlistPipeWire=$!
 phase "ten-minute playlist" swift test --skip-build --filter PlaylistServerTests
-phase "the ten-minute playlist on PipeWire, OpenAL Soft 1.23.1 (beside it)" wait "$playlistPipeWire" || { cat .build/playlist-pipewire.log; exit 1; }
-grep -E "playlist on the server|^✘|^✔ Test run" .build/playlist-pipewire.log >&2 || true
 status=0
 phase "every other live test, then the live set on OpenAL Soft 1.23.1 (serialized, beside it)" wait "$others" || status=$?
 case $status in
