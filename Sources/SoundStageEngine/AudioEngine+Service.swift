@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SoundStageCore
 import SoundStageSession
 
@@ -35,6 +36,31 @@ extension AudioEngine {
     /// busy to run it (a test hook for underruns; nothing is refilled meanwhile).
     func stallService(seconds: Double) {
         pendingStall.store(Int64(seconds * 1e9), ordering: .relaxed)
+    }
+
+    /// Slows the next underrun's restart: once the stream has started again and before it is
+    /// set on the clock, the service thread waits `seconds`, as a restart takes on a machine
+    /// too busy to decode in time (a test hook; the clock runs past what was queued).
+    func stallRecovery(seconds: Double) {
+        pendingRecoveryStall.store(Int64(seconds * 1e9), ordering: .relaxed)
+    }
+
+    /// Slows the next refill of a stream: once the tick has queued one chunk more and before
+    /// it queues the rest, the service thread waits `seconds`, as decoding takes on a
+    /// machine too busy to decode in time (a test hook; the source runs dry meanwhile).
+    func stallRefill(seconds: Double) {
+        pendingRefillStall.store(Int64(seconds * 1e9), ordering: .relaxed)
+    }
+
+    /// Waits out a stall ``stallRecovery(seconds:)`` asked for, once.
+    func takeRecoveryStall() {
+        let nanoseconds = pendingRecoveryStall.exchange(0, ordering: .relaxed)
+        if nanoseconds > 0 { Thread.sleep(forTimeInterval: Double(nanoseconds) * 1e-9) }
+    }
+
+    /// The stall ``stallRefill(seconds:)`` asked for, in seconds (0: none), once.
+    func takeRefillStall() -> Double {
+        Double(pendingRefillStall.exchange(0, ordering: .relaxed)) * 1e-9
     }
 
     /// Runs one service tick: starts scheduled players whose time has come, advances tweens,

@@ -88,6 +88,10 @@ public final class AudioEngine: Sendable {
     /// Nanoseconds the service thread is to sleep before its next tick (a test hook that
     /// starves it, as a busy machine would).
     let pendingStall = Atomic<Int64>(0)
+    /// A test hook's delay, in nanoseconds, for the next underrun's restart (``stallRecovery(seconds:)``).
+    let pendingRecoveryStall = Atomic<Int64>(0)
+    /// A test hook's delay, in nanoseconds, for the next stream refill (``stallRefill(seconds:)``).
+    let pendingRefillStall = Atomic<Int64>(0)
 
     /// Seconds around the sound server's death within which a lost device is taken as lost
     /// with it (``RouteChange/Reason/mediaServicesWereReset``).

@@ -33,7 +33,9 @@ public struct StreamUnderrun: Sendable, CustomStringConvertible {
 /// Where a streamed player starts again after its source ran dry.
 public enum UnderrunPolicy: String, Sendable, Hashable, CaseIterable {
     /// At the frame it would have reached had it not stopped: what was lost is skipped, so
-    /// the music stays on the output's clock (and on the beat with everything else).
+    /// the music stays on the output's clock (and on the beat with everything else). When
+    /// the restart itself takes longer than the stream's queue plays (a machine too busy to
+    /// decode in time), it plays on from the frame it started again at, that much late.
     case keepTime
     /// At the frame it stopped: nothing is skipped, the rest comes late.
     case resume

@@ -9,6 +9,9 @@ struct FeedSettlement {
     var errors: [any Error] = []
     /// The source stopped with nothing more to play: the sound has played out.
     var playedOut = false
+    /// A stream's source stopped with more to come, left stopped for the caller to start again
+    /// (``PlaybackFeed/settle(_:isOffline:leavingDryStreams:)``).
+    var ranDryEarly = false
 }
 
 extension PlaybackFeed {
@@ -19,7 +22,14 @@ extension PlaybackFeed {
     /// A device lost since the tick checked it stops every source: that is not an end, so a
     /// real-time source found stopped on a disconnected device has not played out (the
     /// engine notices the loss at its next tick and moves it on).
-    func settle(_ source: AudioSource, isOffline: Bool) -> FeedSettlement {
+    ///
+    /// A stream's source found stopped while more is to come ran dry, whatever OpenAL counts
+    /// processed (on a machine too busy to decode in time, a playlist whose source stopped
+    /// while a tick decoded was found with 8 chunks queued and none left unprocessed, and
+    /// was taken as played out 16 s into 40). It is started again, or, with
+    /// `leavingDryStreams`, left stopped and reported (``FeedSettlement/ranDryEarly``) for
+    /// the caller to start where it chooses.
+    func settle(_ source: AudioSource, isOffline: Bool, leavingDryStreams: Bool = false) -> FeedSettlement {
         var outcome = FeedSettlement()
         do {
             outcome.decodeError = try refill(source)
@@ -31,7 +41,12 @@ extension PlaybackFeed {
             return outcome
         }
         if !isOffline, !source.context.device.isConnected { return outcome }
-        if ranDry(source) {
+        let streamRanDry = !isOffline && !isExhausted && (queueEnd?.frames ?? 0) > 0
+        if streamRanDry && leavingDryStreams {
+            outcome.ranDryEarly = true
+            return outcome
+        }
+        if streamRanDry || ranDry(source) {
             do {
                 try source.play()
                 return outcome

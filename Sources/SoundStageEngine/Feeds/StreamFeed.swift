@@ -1,3 +1,4 @@
+import Foundation
 import SoundStageCore
 import SoundStageSession
 
@@ -53,6 +54,9 @@ final class StreamFeed: PlaybackFeed {
     /// reported: once, as the stream first reaches it, and the stream plays on (it loops
     /// what there is).
     private var shortEndReported = false
+    /// Seconds the next refill waits once it has queued a chunk (the engine's test hook,
+    /// ``AudioEngine/stallRefill(seconds:)``).
+    var stallWhileQueueing = 0.0
 
     /// Streams from `decoder` (at frame 0), playing the sound `loops` more times after the
     /// first (-1 forever); `label` names the sound in errors.
@@ -126,11 +130,16 @@ final class StreamFeed: PlaybackFeed {
         damageSeen = spans.count
     }
 
+    /// How many chunks a seek decodes before the source may start again: the rest of the
+    /// queue fills on the next ticks. (An underrun's restart decoded all of a 400 ms queue
+    /// first, and on a machine too busy to decode in time that was 400 ms more of silence.)
+    static let startChunks = 2
+
     func seek(_ source: AudioSource, toFrame frame: Int, heardOffset: Int) throws -> Bool {
         try source.stop()
         try source.setBuffer(nil)
         restart(at: frame, keepingPlayAt: heardOffset)
-        try fill(source)
+        try fill(source, upTo: min(depth, Self.startChunks))
         if chunks.isEmpty, let failure { throw failure }
         return true
     }
@@ -141,8 +150,13 @@ final class StreamFeed: PlaybackFeed {
     /// - Throws: what OpenAL refused while making or queueing a chunk. That is no decoding
     ///   error: it ends the stream (nothing more is queued) and is the caller's to report.
     private func fill(_ source: AudioSource) throws {
+        try fill(source, upTo: depth)
+    }
+
+    /// Fills as ``fill(_:)`` does, up to `count` chunks.
+    private func fill(_ source: AudioSource, upTo count: Int) throws {
         let frameBytes = decoder.outputFormat.bytesPerBlock
-        while chunks.count < depth, !isExhausted {
+        while chunks.count < count, !isExhausted {
             var bytes: [UInt8] = []
             var segments: [(start: Int, frames: Int, beginsPlay: Bool)] = []
             var frames = 0
@@ -191,6 +205,10 @@ final class StreamFeed: PlaybackFeed {
                                              sampleRate: decoder.sampleRate, label: label)
                 try source.queue([buffer])
                 chunks.append(Chunk(buffer: buffer, segments: segments))
+                if stallWhileQueueing > 0 {
+                    Thread.sleep(forTimeInterval: stallWhileQueueing)
+                    stallWhileQueueing = 0
+                }
             } catch {
                 ended = true
                 throw error

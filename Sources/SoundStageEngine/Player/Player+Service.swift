@@ -47,11 +47,17 @@ extension Player {
         if let watch = s.underrunWatch, ranDryEarly(feed, source) {
             return recoverUnderrun(&s, held, source, feed, watch)
         }
-        let outcome = feed.settle(source, isOffline: isOffline)
+        if let stream = feed as? StreamFeed, let stall = engineRef?.takeRefillStall(), stall > 0 { stream.stallWhileQueueing = stall }
+        let outcome = feed.settle(source, isOffline: isOffline, leavingDryStreams: true)
         if let decodeError = outcome.decodeError {
             engineRef?.post(held, .decodeError(decodeError), to: self, run: s.run)
         }
         for error in outcome.errors { report(&s, held, error) }
+        if outcome.ranDryEarly {
+            // It ran dry while this tick decoded: where it ran out is the last tick's watch.
+            if let watch = s.underrunWatch { return recoverUnderrun(&s, held, source, feed, watch) }
+            do { try source.play() } catch { report(&s, held, error) }
+        }
         if !outcome.playedOut { watchQueue(&s, source, feed) }
         return outcome.playedOut
     }

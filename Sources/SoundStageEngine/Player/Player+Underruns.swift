@@ -72,29 +72,45 @@ extension Player {
                 target %= sound.frameCount
             }
         }
-        let queueSeconds = feed.deepen() ?? 0
+        // Where the queue started again runs out, when the restart outlasts it (it played
+        // from `now` and ran dry while the restart went on): dry since then.
+        var dryAgain: UnderrunWatch?
         do {
+            // Started again on the queue it had; the deeper one fills on the next ticks. (Decoded
+            // first, the deeper queue kept a busy machine silent as long again: 0.86 s of a
+            // stream's restart in one measured run, beside two busy loops at nice -11.)
             _ = try feed.seek(source, toFrame: target, heardOffset: max(0, watch.endOffset - 1))
             try source.play()
-            if policy == .keepTime { try keepOnClock(source, startedFor: now, framesPerNanosecond: framesPerNanosecond) }
+            engineRef?.takeRecoveryStall()
+            if policy == .keepTime { try keepOnClock(source, feed, startedFor: now, framesPerNanosecond: framesPerNanosecond) }
+            if source.state == .stopped, let (queued, next) = feed.queueEnd {
+                dryAgain = UnderrunWatch(dryAt: now + Int64(Double(queued) / framesPerNanosecond), stopFrame: next, endOffset: queued)
+            }
         } catch {
             report(&s, held, error)
+            watchQueue(&s, source, feed)
             return false
         }
+        let queueSeconds = feed.deepen() ?? 0
         let underrun = StreamUnderrun(player: self, seconds: Double(lost) * 1e-9, stoppedAtFrame: watch.stopFrame,
                                       resumedAtFrame: target, policy: policy, restartedAt: engineRef?.currentTime ?? 0,
                                       queueSeconds: queueSeconds)
         engineRef?.post(held, underrun)
-        watchQueue(&s, source, feed)
+        if let dryAgain { s.underrunWatch = dryAgain } else { watchQueue(&s, source, feed) }
         return false
     }
 
     /// A source started for device clock `start` begins at the next mix, which begins at that
     /// clock unless a mix ran between the clock's reading and the start. Then it began a mix
-    /// late: its offset is moved on to where the clock says it should be.
-    private func keepOnClock(_ source: AudioSource, startedFor start: Int64, framesPerNanosecond: Double) throws {
+    /// late: its offset is moved on to where the clock says it should be, when that is inside
+    /// its queue. A clock past all that is queued means the restart itself took longer than
+    /// the queue plays (a machine too busy to decode in time): the stream plays on from
+    /// where it started, late, rather than be set past its queue's end (an invalid offset,
+    /// which left the stream unwatched and the underrun unreported).
+    private func keepOnClock(_ source: AudioSource, _ feed: any PlaybackFeed, startedFor start: Int64, framesPerNanosecond: Double) throws {
         let (offset, clock) = source.sampleOffsetWithClock()
         let due = Int((Double(clock - start) * framesPerNanosecond).rounded())
-        if due > offset + 1 { try source.set(.sampleOffset, to: due) }
+        guard due > offset + 1, due < feed.queueEnd?.frames ?? 0 else { return }
+        try source.set(.sampleOffset, to: due)
     }
 }

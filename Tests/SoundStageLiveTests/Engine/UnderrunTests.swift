@@ -35,6 +35,8 @@ struct UnderrunTests {
         let samples: [Float]
         let rate: Int
         let underruns: [StreamUnderrun]
+        /// The service errors the engine reported.
+        let errors: [SoundStageError]
         /// Engine time when the stall began.
         let stalledAt: Double
         /// The output latency just before the stall, in seconds.
@@ -42,8 +44,9 @@ struct UnderrunTests {
     }
 
     /// Plays a streamed 250 Hz tone into a sink of the test's own with a 40 ms queue, starves
-    /// the service thread once, and records the sink's monitor.
-    static func run(policy: UnderrunPolicy) async throws -> Heard {
+    /// the service thread once (`starve`: its next tick 300 ms late), and records the sink's
+    /// monitor.
+    static func run(policy: UnderrunPolicy, starve: (AudioEngine) -> Void = { $0.stallService(seconds: stall) }) async throws -> Heard {
         let rig = try RecordingRig()
         defer { rig.stop() }
         let folder = try TemporaryFolder()
@@ -68,15 +71,22 @@ struct UnderrunTests {
             try await Task.sleep(for: .milliseconds(1_300))   // the scenario: 1.3 s playing before the stall
             latency = player.audioSource?.get(.offsetWithLatency).latency ?? 0
             stalledAt = engine.currentTime
-            engine.stallService(seconds: stall)
+            starve(engine)
             try await Task.sleep(for: .milliseconds(1_500))   // the scenario: the 0.3 s stall and 1.2 s after it, recorded
             #expect(player.isPlaying)
             samples = try await ServerListening.stop(recorder, reading: raw)
             engine.shutdown()
         }
         // The engine is gone, so its event stream has ended.
-        let underruns = await ServerListening.underruns(events)
-        return Heard(samples: samples, rate: rate, underruns: underruns, stalledAt: stalledAt, latency: latency)
+        var underruns: [StreamUnderrun] = [], errors: [SoundStageError] = []
+        for await event in events {
+            switch event {
+            case .streamUnderrun(let underrun): underruns.append(underrun)
+            case .serviceError(let error, _): errors.append(error)
+            default: break
+            }
+        }
+        return Heard(samples: samples, rate: rate, underruns: underruns, errors: errors, stalledAt: stalledAt, latency: latency)
     }
 
     /// The gap in the tone: from the tone's last sample (``toneEnd(_:silence:rate:)``) to the
@@ -183,6 +193,59 @@ struct UnderrunTests {
         let queues = heard.underruns.map(\.queueSeconds)
         #expect(abs(underrun.queueSeconds - 2 * queued) < 1e-9 || abs(underrun.queueSeconds - 0.16) < 1e-9, "queues \(queues)")
         #expect(zip(queues, queues.dropFirst()).allSatisfy { $0 < $1 || abs($1 - 0.16) < 1e-9 }, "queues \(queues)")
+    }
+
+    @Test("keep time, with a restart that takes longer than its queue plays (the clock past all it decoded): it plays on from where it started, late, the underrun reported and no error")
+    func keepTimeSlowRestart() async throws {
+        // The restart waits 300 ms with 40 ms queued, as decoding a stream's queue again
+        // took 0.86 s beside two busy loops at nice -11 (the clock then 37,926 frames on, past
+        // the 35,280 queued: the stream was set past its end, an error, no underrun reported).
+        let heard = try await Self.run(policy: .keepTime) {
+            $0.stallService(seconds: Self.stall)
+            $0.stallRecovery(seconds: 0.3)
+        }
+        let after = heard.underruns.filter { $0.restartedAt > heard.stalledAt }
+        let samples = heard.samples, rate = heard.rate
+        // The recording in 50 ms windows from the stall on: each window's peak against the
+        // tone's, "." for silence and "|" for the tone.
+        let peak = samples.reduce(Float(0)) { max($0, abs($1)) }
+        let start = samples.firstIndex { abs($0) > 0.5 * peak } ?? 0
+        let windows = stride(from: start, to: samples.count - rate / 20, by: rate / 20).map { i in
+            samples[i..<(i + rate / 20)].reduce(Float(0)) { max($0, abs($1)) } > 0.9 * peak ? "|" : "."
+        }.joined()
+        print("underrun keepTime, slow restart: \(windows); errors \(heard.errors); \(after)")
+        #expect(heard.errors.isEmpty, "\(heard.errors)")
+        // The stall's underrun, then the restart's own: what it queued to start again (two
+        // 20 ms chunks, StreamFeed.startChunks) played while the restart went on, then dry for
+        // the rest of its 300 ms, reported as such.
+        try #require(after.count == 2, "\(after)")
+        #expect(after.allSatisfy { $0.policy == .keepTime && $0.resumedAtFrame > $0.stoppedAtFrame }, "\(after)")
+        #expect(after[1].seconds > 0.3 - 0.04 - 0.03 && after[1].seconds < 0.3, "\(after[1])")
+        // Heard as the tone, a gap, the restarted queue, a gap, and the tone to the end.
+        #expect(windows.split(separator: ".", omittingEmptySubsequences: true).count == 3, "\(windows)")
+        #expect(windows.hasSuffix("||||||||||"), "\(windows)")
+    }
+
+    @Test("a stream that runs dry while a tick decodes (the refill 300 ms late, its source found playing) is started again on the clock, not taken as played out")
+    func dryWhileRefilling() async throws {
+        // Beside two busy loops at nice -11, a playlist whose source stopped while a tick
+        // decoded was taken as played out and went silent for good 16 s into 40 (3 runs of 3;
+        // a source found stopped, 8 chunks queued, the feed not at its end). A stream with
+        // more to come that stopped ran dry: it is started again as an underrun.
+        let heard = try await Self.run(policy: .keepTime) { $0.stallRefill(seconds: Self.stall) }
+        let underrun = try #require(heard.underruns.first { $0.restartedAt > heard.stalledAt }, "no underrun after the stall: \(heard.underruns)")
+        let gap = try #require(Self.gap(heard.samples, rate: heard.rate), "no gap in the recording")
+        let silent = Double(gap.end - gap.start + 1) / Double(heard.rate)
+        let drift = Self.drift(heard, gap)
+        print("underrun while refilling: reported \(underrun.seconds) s, silent \(silent) s in the recording, tone \(drift) samples off the clock, errors \(heard.errors); \(underrun)")
+        #expect(heard.errors.isEmpty, "\(heard.errors)")
+        #expect(underrun.policy == .keepTime && underrun.resumedAtFrame > underrun.stoppedAtFrame)
+        // The underrun is dated from the last tick's look at the queue: a chunk queued by this
+        // refill before the source ran dry played meanwhile, and is counted as silence (up to
+        // one 20 ms chunk more than the recording's). Where the tone comes back is the
+        // clock's all the same.
+        #expect(underrun.seconds - silent > -0.005 && underrun.seconds - silent < 0.025, "reported \(underrun.seconds) s, recorded \(silent) s of silence")
+        #expect(abs(drift) < 2, "the tone came back \(drift) samples off the clock")
     }
 
     @Test("resume: the stream comes back where it stopped, so the tone after the gap is late by the gap")

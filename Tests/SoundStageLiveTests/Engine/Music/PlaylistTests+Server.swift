@@ -12,6 +12,11 @@ struct PlaylistServerTests {
     /// 300 Hz: a whole number of periods in a second at 44.1 and at 48 kHz, so every item
     /// ends where the next begins, in phase.
     static let frequency = 300.0
+    /// A moment's time of day in UTC, as `date -u +%T.%3N` prints it.
+    static func clock(_ date: Date) -> String {
+        let day = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+        return String(format: "%02d:%02d:%06.3f", Int(day / 3_600), Int(day / 60) % 60, day.truncatingRemainder(dividingBy: 60))
+    }
 
     @Test("ten minutes of a streamed playlist (Ogg Vorbis, FLAC, and a WAV at another rate, repeating) has no gap in the recording")
     func tenMinutes() async throws {
@@ -37,6 +42,7 @@ struct PlaylistServerTests {
         let rate: Int
         var itemStarts = 0
         let samples: [Float]
+        var recordingBegan = Date()
         do {
             // The full tier runs this beside every other live test: a loaded machine, which is
             // what the safe mode (120 ms asked of the server) is for. This test asked
@@ -53,6 +59,9 @@ struct PlaylistServerTests {
             let log = PlaylistLog()
             playlist.delegate = log
             let recorder = try await ServerListening.record(rig, rate: rate, to: raw, after: 0.5)
+            // The recording's first frame, by the wall clock (to the server's buffering, tens
+            // of milliseconds): a gap is dated, to be set beside what else ran then.
+            recordingBegan = Date(timeIntervalSinceNow: -0.5)
             try playlist.play()
             try await Task.sleep(for: .seconds(Self.seconds))   // the scenario: the playlist played for this long
             playlist.stop()
@@ -77,7 +86,9 @@ struct PlaylistServerTests {
                 let start = i
                 var exact = true
                 while i < last && abs(samples[i]) < 1e-3 { exact = exact && samples[i] == 0; i += 1 }
-                shapes.append(String(format: "%.1f s: %.2f ms%@", Double(start - first) / Double(rate), Double(i - start) * 1_000 / Double(rate), exact ? " exact zeros" : ""))
+                let at = recordingBegan.addingTimeInterval(Double(start) / Double(rate))
+                shapes.append(String(format: "%.1f s (%@ UTC): %.2f ms%@", Double(start - first) / Double(rate), Self.clock(at),
+                                     Double(i - start) * 1_000 / Double(rate), exact ? " exact zeros" : ""))
             }
             i += 1
         }
