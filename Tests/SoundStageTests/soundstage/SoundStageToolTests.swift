@@ -69,7 +69,7 @@ struct SoundStageToolTests {
         let configuration = AudioDevice.configuration
         #expect(configuration.hasPrefix("streams kept on their device"), "\(configuration)")
         let path = try #require(configuration.firstMatch(of: /ALSOFT_CONF=(\/proc\/self\/fd\/\d+)/)?.1, "\(configuration)")
-        #expect(try String(contentsOfFile: String(path), encoding: .utf8) == "[pulse]\nallow-moves = false\n")
+        #expect(try String(contentsOfFile: String(path), encoding: .utf8) == "[general]\nrt-prio = 1\n[pulse]\nallow-moves = false\n")
         let tool = try #require(ToolRunner.soundstage)
         let inherited = try ToolRunner.run(tool, ["devices"], environment: ["ALSOFT_DRIVERS": "null"])
         #expect(inherited.stdout.contains("OpenAL configuration: streams kept on their device ([pulse] allow-moves = false, in ALSOFT_CONF=/proc/self/fd/"), "\(inherited.stdout)")
