@@ -137,6 +137,13 @@ struct FaultInjectionDeviceLossTests {
               + "back \(Self.spread(repaired)) ms after the repair; the tone in each new file at \(Self.spread(levels)) dB")
     }
 
+    /// Seconds into `samples` (at 48 kHz) of the first 10 ms whose peak is above 0.05.
+    static func onset(_ samples: [Float]) -> Double? {
+        stride(from: 0, to: max(0, samples.count - 480), by: 480)
+            .first { start in samples[start..<(start + 480)].contains { abs($0) > 0.05 } }
+            .map { Double($0) / 48_000 }
+    }
+
     @Test("the sink in use unloaded mid-play, 100 times (the two sinks taking turns): the effect moves and is heard on the other each time; the music pauses and stays paused")
     func sinkUnloadedAgainAndAgain() async throws {
         try #require(AudioSessionServerTests.enabled, "PulseAudio is not installed")
@@ -182,8 +189,10 @@ struct FaultInjectionDeviceLossTests {
             try await listening.samples(seconds: Double(heardFrom) / 48_000 + 0.35)
             let afterMove = Array(listening.samples.dropFirst(heardFrom))
             let (level, hz) = AudioSessionServerTests.toneLevel(afterMove, lastSeconds: 0.2)
-            try #require(afterMove.count >= 9_600 && level > -30 && abs(hz - 440) < 8,
-                         "cycle \(cycle): the effect on \(other) at \(level) dB, \(hz) Hz (\(afterMove.count) samples after the move)")
+            try #require(afterMove.count >= 9_600 && level > -30 && abs(hz - 440) < 8, """
+                cycle \(cycle): the effect on \(other) at \(level) dB, \(hz) Hz (\(afterMove.count) samples after the move, \
+                the first 10 ms above 0.05 from \(Self.onset(afterMove).map { "\($0) s" } ?? "nowhere") after it); the game printed \(effect.lines.suffix(4))
+                """)
             levels.append(level)
             listening.stop()
             listening = next
