@@ -11,7 +11,8 @@ package final class MusicRig: Sendable {
     package let pulse: PrivatePulse
     /// The private bus's address, for `SystemMusicPlayer(busAddress:)`.
     package let busAddress: String
-    private let bus: pid_t
+    /// The private bus's dbus-daemon.
+    package let bus: pid_t
     private let players = Mutex<[ChildProcess]>([])
 
     /// Whether mpv, its MPRIS plugin, playerctl, dbus-daemon, sox and oggenc are installed

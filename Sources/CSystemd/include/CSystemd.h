@@ -62,6 +62,20 @@ static inline int ss_bus_emit_bool_signal(sd_bus *_Nullable bus, const char *_No
     return systemd->emit_signal(bus, path, interface, member, "b", value ? 1 : 0);
 }
 
+/* sd_bus_emit_signal() again: `PropertiesChanged` on `path` for interface `interface`, one
+ * string property `property` changed to `value` and none invalidated (signature "sa{sv}as"),
+ * as an MPRIS player announces its PlaybackStatus (the tests' flooding peer). Returns as
+ * ss_bus_emit_bool_signal() does. */
+static inline int ss_bus_emit_string_property_changed(sd_bus *_Nullable bus, const char *_Nonnull path,
+                                                      const char *_Nonnull interface,
+                                                      const char *_Nonnull property,
+                                                      const char *_Nonnull value) {
+    const struct ss_systemd *systemd = ss_systemd();
+    if (!systemd) return -38; /* ENOSYS */
+    return systemd->emit_signal(bus, path, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+                                "sa{sv}as", interface, 1, property, "s", value, 0);
+}
+
 /* SD_BUS_TYPE_BOOLEAN as the plain `char` that sd_bus_message_read_basic()
  * expects (the enum constant imports into Swift as an unrelated integer type). */
 static inline char ss_bus_type_boolean(void) {

@@ -8,7 +8,7 @@ extension MPRISWorker {
     func send(_ command: MusicCommand, to name: String, trackID: String?, position: TimeInterval, done: @escaping (Reply) -> Void) {
         let player = "org.mpris.MediaPlayer2.Player"
         func method(_ member: String, append: @escaping (OpaquePointer) -> Int32 = { _ in 0 }) {
-            call(destination: name, path: "/org/mpris/MediaPlayer2", interface: player, member: member, append: append, then: done)
+            call(destination: name, path: "/org/mpris/MediaPlayer2", interface: player, member: member, append: append, onCommands: true, then: done)
         }
         func set(_ property: String, _ type: Character, _ write: @escaping (OpaquePointer) -> Int32) {
             call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties", member: "Set",
@@ -19,7 +19,7 @@ extension MPRISWorker {
                     if r >= 0 { r = libsystemd.message_open_container(m, v, String(type)) }
                     if r >= 0 { r = write(m) }
                     return r >= 0 ? libsystemd.message_close_container(m) : r
-                 }, then: done)
+                 }, onCommands: true, then: done)
         }
         switch command {
         case .play: method("Play")

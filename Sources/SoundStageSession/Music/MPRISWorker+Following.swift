@@ -50,10 +50,17 @@ extension MPRISWorker {
     }
 
     func propertiesChanged(_ reader: BusReader) {
+        // Who sent it, before what it says: a peer that is no player, or one that does not
+        // answer (its first sign of life asks it again, once at a time), costs no more than
+        // that however fast it sends (a flood of 64,000 a second was read slower than it came).
         guard let sender = libsystemd.message_get_sender(reader.message).map({ String(cString: $0) }),
-              let interface = reader.string(), let changed = reader.properties() else { return }
+              let (name, answering) = owner?.player(unique: sender) else { return }
+        guard answering else {
+            discover(name, first: false)
+            return
+        }
+        guard let interface = reader.string(), let changed = reader.properties() else { return }
         let invalidated = reader.strings() ?? []
-        guard let name = owner?.playerName(unique: sender) else { return }
         switch interface {
         case "org.mpris.MediaPlayer2.Player":
             let refresh = owner?.playerChanged(name, player: changed) ?? false
@@ -78,6 +85,10 @@ extension MPRISWorker {
     /// Asks player `name` for everything (`GetAll` on both its interfaces); `first`: part of
     /// the first look, which ends when every player answered or timed out.
     func discover(_ name: String, first: Bool) {
+        // One look at a time: asked again while a look is unanswered, it is not asked twice.
+        let question = Asking(name: name, everything: true)
+        guard first || !asking.contains(question) else { return }
+        asking.insert(question)
         // Its connection's name, from the bus itself: a player that does not answer is known
         // by it all the same, so its signals are recognised when it comes back.
         call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetNameOwner",
@@ -94,6 +105,7 @@ extension MPRISWorker {
             case .failed(_, let timedOut):
                 owner?.playerFailed(name, notAnswering: timedOut)
             }
+            asking.remove(question)
             if first {
                 discovering -= 1
                 finishDiscoveryIfDone()
@@ -112,11 +124,15 @@ extension MPRISWorker {
 
     /// Reads player `name`'s position again (players do not announce it as it moves).
     func refreshPosition(_ name: String) {
+        let question = Asking(name: name, everything: false)
+        guard !asking.contains(question) else { return }
+        asking.insert(question)
         call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties", member: "Get",
              append: { m in
                 let r = libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), "org.mpris.MediaPlayer2.Player")
                 return r < 0 ? r : libsystemd.message_append_basic(m, CChar(UInt8(ascii: "s")), "Position")
              }) { [self] reply in
+            asking.remove(question)
             if case .answered(let reader, _) = reply, let position = reader.variant()?.int {
                 owner?.playerSeeked(name, microseconds: position, announce: false)
             }

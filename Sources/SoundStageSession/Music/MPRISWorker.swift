@@ -22,6 +22,11 @@ final class MPRISWorker: @unchecked Sendable {
     typealias Job = @Sendable (MPRISWorker?) -> Void
 
     let bus: OpaquePointer
+    /// A second connection for the game's commands to the players, and their answers only:
+    /// no signal is routed to it, so an answer never waits behind a backlog of them (a peer
+    /// flooding the bus, or a bus thread slowed on a loaded machine, as a pause answered 0.88 s
+    /// late beside a flood of 67,600 signals a second and another test).
+    let commands: OpaquePointer
     private let wake: OwnedFD
     private let timeout: UInt64
     private(set) weak var owner: SystemMusicPlayer?
@@ -35,9 +40,26 @@ final class MPRISWorker: @unchecked Sendable {
     private var nextPositionRead: UInt64 = 0
     /// How often they are read: 0.5 s.
     static let positionReadInterval: UInt64 = 500_000
+    /// What is being asked of each player now (``Asking``): a peer's announcements while one
+    /// question is unanswered ask it nothing more, however many it sends.
+    var asking = Set<Asking>()
+    /// How many messages one turn of the bus thread takes before it looks at the game's
+    /// commands again: a peer that floods the bus (measured: PropertiesChanged as fast as one
+    /// core sends them) never leaves the incoming queue empty, and a turn that emptied it first
+    /// answered no command.
+    static let messagesPerTurn = 64
 
-    private init(bus: OpaquePointer, wake: OwnedFD, timeout: UInt64, owner: SystemMusicPlayer) {
+    /// A question a player is being asked.
+    struct Asking: Hashable {
+        /// The player's bus name.
+        var name: String
+        /// Everything about it (``discover(_:first:)``), or its position (``refreshPosition(_:)``).
+        var everything: Bool
+    }
+
+    private init(bus: OpaquePointer, commands: OpaquePointer, wake: OwnedFD, timeout: UInt64, owner: SystemMusicPlayer) {
         self.bus = bus
+        self.commands = commands
         self.wake = wake
         self.timeout = timeout
         self.owner = owner
@@ -50,6 +72,36 @@ final class MPRISWorker: @unchecked Sendable {
             SoundStageError(.musicPlayerUnavailable, operation: "SystemMusicPlayer", object: address ?? "the session bus", reason: reason)
         }
         guard ss_systemd() != nil else { throw failure(OptionalLibrary.systemd.missing(ss_systemd_error())) }
+        let bus = try connect(address, failure)
+        let commands: OpaquePointer
+        do {
+            commands = try connect(address, failure)
+        } catch {
+            _ = libsystemd.close_unref(bus)
+            throw error
+        }
+        let fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard fd >= 0 else {
+            _ = libsystemd.close_unref(bus)
+            _ = libsystemd.close_unref(commands)
+            throw failure("eventfd failed (\(errnoDescription(errno)))")
+        }
+        // Within 1 ms...1 h whatever was asked (a negative or huge duration must not trap here).
+        let bounded = max(.milliseconds(1), min(timeout, .seconds(3_600)))
+        let micros = UInt64(bounded.components.seconds) * 1_000_000 + UInt64(bounded.components.attoseconds / 1_000_000_000_000)
+        let worker = MPRISWorker(bus: bus, commands: commands, wake: OwnedFD(fd), timeout: micros, owner: owner)
+        do {
+            let thread = try WorkerThread.spawn { worker.run() }
+            return (worker, thread)
+        } catch {
+            _ = libsystemd.close_unref(bus)
+            _ = libsystemd.close_unref(commands)
+            throw failure("pthread_create failed (\(errnoDescription(error.code)))")
+        }
+    }
+
+    /// A connection to the bus at `address` (the user's session bus when nil).
+    private static func connect(_ address: String?, _ failure: (String) -> SoundStageError) throws(SoundStageError) -> OpaquePointer {
         var raw: OpaquePointer?
         if let address {
             guard libsystemd.new_bus(&raw) >= 0, let made = raw else { throw failure("sd_bus_new failed") }
@@ -64,22 +116,7 @@ final class MPRISWorker: @unchecked Sendable {
             guard r >= 0, raw != nil else { throw failure("no session bus (\(errnoDescription(-r)))") }
         }
         guard let bus = raw else { throw failure("no session bus") }
-        let fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard fd >= 0 else {
-            _ = libsystemd.close_unref(bus)
-            throw failure("eventfd failed (\(errnoDescription(errno)))")
-        }
-        // Within 1 ms...1 h whatever was asked (a negative or huge duration must not trap here).
-        let bounded = max(.milliseconds(1), min(timeout, .seconds(3_600)))
-        let micros = UInt64(bounded.components.seconds) * 1_000_000 + UInt64(bounded.components.attoseconds / 1_000_000_000_000)
-        let worker = MPRISWorker(bus: bus, wake: OwnedFD(fd), timeout: micros, owner: owner)
-        do {
-            let thread = try WorkerThread.spawn { worker.run() }
-            return (worker, thread)
-        } catch {
-            _ = libsystemd.close_unref(bus)
-            throw failure("pthread_create failed (\(errnoDescription(error.code)))")
-        }
+        return bus
     }
 
     /// Runs `job` on the bus thread (or with nil at once when the thread has stopped).
@@ -124,8 +161,16 @@ final class MPRISWorker: @unchecked Sendable {
             }
         }
         while true {
-            var r: Int32
-            repeat { r = libsystemd.process(bus, nil) } while r > 0
+            // The commands' answers first, all of them (nothing else comes on that connection).
+            var r: Int32, taken = 0
+            repeat { r = libsystemd.process(commands, nil) } while r > 0
+            if r >= 0 {
+                repeat {
+                    r = libsystemd.process(bus, nil)
+                    taken += 1
+                } while r > 0 && taken < Self.messagesPerTurn
+            }
+            let more = r > 0
             if r < 0 {
                 owner?.connectionEnded("the session bus connection was lost (\(errnoDescription(-r)))")
                 return
@@ -139,7 +184,8 @@ final class MPRISWorker: @unchecked Sendable {
                 return
             }
             for job in work { job(self) }
-            if !work.isEmpty { continue }   // the jobs may have queued messages: process them first
+            // The jobs may have queued messages, and more may be waiting: processed first.
+            if !work.isEmpty || more { continue }
 
             // Players do not announce their position as it moves: it is read again now and
             // then while they play, so that a player late to start (or slowed) is followed.
@@ -150,16 +196,19 @@ final class MPRISWorker: @unchecked Sendable {
                 continue
             }
             let fd = libsystemd.get_fd(bus), events = libsystemd.get_events(bus)
-            var deadline: UInt64 = 0
-            guard fd >= 0, events >= 0, libsystemd.get_timeout(bus, &deadline) >= 0 else {
+            let commandsFD = libsystemd.get_fd(commands), commandsEvents = libsystemd.get_events(commands)
+            var deadline: UInt64 = 0, commandsDeadline: UInt64 = 0
+            guard fd >= 0, events >= 0, libsystemd.get_timeout(bus, &deadline) >= 0,
+                  commandsFD >= 0, commandsEvents >= 0, libsystemd.get_timeout(commands, &commandsDeadline) >= 0 else {
                 owner?.connectionEnded("the session bus connection was lost")
                 return
             }
-            deadline = min(deadline, nextPositionRead)
+            deadline = min(deadline, commandsDeadline, nextPositionRead)
             var fds = [pollfd(fd: fd, events: Int16(truncatingIfNeeded: events), revents: 0),
+                       pollfd(fd: commandsFD, events: Int16(truncatingIfNeeded: commandsEvents), revents: 0),
                        pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 2, Self.pollTimeout(deadline))
-            if fds[1].revents != 0 {
+            _ = poll(&fds, 3, Self.pollTimeout(deadline))
+            if fds[2].revents != 0 {
                 var count: UInt64 = 0
                 _ = read(wake.fd, &count, MemoryLayout<UInt64>.size)
             }
@@ -176,6 +225,7 @@ final class MPRISWorker: @unchecked Sendable {
         // Not flushed: the commands are sent as they are made, and a flush can wait for a
         // socket nobody reads (a deinit joins this thread).
         _ = libsystemd.close_unref(bus)
+        _ = libsystemd.close_unref(commands)
         // The bus (and the slots of the calls still out) is gone: nothing calls back now; the
         // calls still waiting are told.
         let waiting = pending.values
@@ -200,9 +250,11 @@ final class MPRISWorker: @unchecked Sendable {
     /// `timeout` in microseconds: nil for a player's (``SystemMusicPlayer/answerTimeout``), 0
     /// for sd-bus's own (25 s), for what the bus daemon answers.
     func call(destination: String, path: String, interface: String, member: String,
-                      append: (OpaquePointer) -> Int32 = { _ in 0 }, timeout: UInt64? = nil, then: @escaping (Reply) -> Void) {
+                      append: (OpaquePointer) -> Int32 = { _ in 0 }, timeout: UInt64? = nil, onCommands: Bool = false,
+                      then: @escaping (Reply) -> Void) {
+        let connection = onCommands ? commands : bus
         var raw: OpaquePointer?
-        var r = libsystemd.message_new_method_call(bus, &raw, destination, path, interface, member)
+        var r = libsystemd.message_new_method_call(connection, &raw, destination, path, interface, member)
         guard r >= 0, let message = raw else {
             then(.failed(reason: "cannot make the call \(member) (\(errnoDescription(-r)))", timedOut: false))
             return
@@ -215,7 +267,7 @@ final class MPRISWorker: @unchecked Sendable {
         }
         let call = PendingCall(then)
         pending[ObjectIdentifier(call)] = call
-        r = libsystemd.call_async(bus, nil, message, { reply, ud, _ in
+        r = libsystemd.call_async(connection, nil, message, { reply, ud, _ in
             guard let ud else { return 0 }
             // Kept alive through the call: completing it drops the worker's reference.
             let call = Unmanaged<PendingCall>.fromOpaque(ud).takeUnretainedValue()

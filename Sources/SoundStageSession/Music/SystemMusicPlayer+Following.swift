@@ -85,7 +85,12 @@ extension SystemMusicPlayer {
 
     /// The bus name of the player whose connection is `unique`.
     func playerName(unique: String) -> String? {
-        state.withLockedValue { s in s.players.first { $0.value.unique == unique }?.key }
+        player(unique: unique)?.name
+    }
+
+    /// The bus name of the player whose connection is `unique`, and whether it answers.
+    func player(unique: String) -> (name: String, answering: Bool)? {
+        state.withLockedValue { s in s.players.first { $0.value.unique == unique }.map { ($0.key, $0.value.answering) } }
     }
 
     /// The player `name` has the connection `unique` (it just came onto the bus).

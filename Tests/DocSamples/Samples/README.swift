@@ -147,16 +147,16 @@ extension READMESamples {
         _ = (music)   // the values the sample shows
     }
 
-    /// README.md:704
-    static func line704() async throws {
+    /// README.md:709
+    static func line709() async throws {
         let engine = try AudioEngine(attributes: ContextAttributes(latency: .low))
         // Once its stream runs (a moment after the engine is made), the device says what it holds:
         let seconds = engine.outputLatency   // about 0.0097 on PulseAudio at .low; nil until the server has said
         _ = (engine, seconds)   // the values the sample shows
     }
 
-    /// README.md:806
-    static func line806() async throws {
+    /// README.md:811
+    static func line811() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -177,7 +177,7 @@ extension READMESamples {
         DocSample("README.md:431", line431),
         DocSample("README.md:465", line465),
         DocSample("README.md:641", line641),
-        DocSample("README.md:704", line704),
-        DocSample("README.md:806", line806),
+        DocSample("README.md:709", line709),
+        DocSample("README.md:811", line811),
     ]
 }
