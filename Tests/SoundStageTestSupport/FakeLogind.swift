@@ -8,14 +8,7 @@ package final class FakeLogind {
     private var bus: OpaquePointer?
 
     package init(address: String) throws {
-        var bus: OpaquePointer?
-        guard libsystemd.new_bus(&bus) >= 0, let bus else { throw PulseError("sd_bus_new failed") }
-        self.bus = bus
-        guard libsystemd.set_address(bus, address) >= 0, libsystemd.set_bus_client(bus, 1) >= 0, libsystemd.start(bus) >= 0 else {
-            throw PulseError("cannot connect to \(address)")
-        }
-        let r = libsystemd.request_name(bus, "org.freedesktop.login1", 0)
-        guard r >= 0 else { throw PulseError("cannot own org.freedesktop.login1: \(r)") }
+        bus = try PrivateBusPeer.connect(address: address, owning: "org.freedesktop.login1")
     }
 
     /// Emits `PrepareForSleep(sleeping)`.

@@ -12,14 +12,7 @@ package final class MPRISFlood: @unchecked Sendable {
     private var bus: OpaquePointer?
 
     package init(address: String) throws {
-        var bus: OpaquePointer?
-        guard libsystemd.new_bus(&bus) >= 0, let bus else { throw PulseError("sd_bus_new failed") }
-        self.bus = bus
-        guard libsystemd.set_address(bus, address) >= 0, libsystemd.set_bus_client(bus, 1) >= 0, libsystemd.start(bus) >= 0 else {
-            throw PulseError("cannot connect to \(address)")
-        }
-        let r = libsystemd.request_name(bus, Self.busName, 0)
-        guard r >= 0 else { throw PulseError("cannot own \(Self.busName): \(r)") }
+        bus = try PrivateBusPeer.connect(address: address, owning: Self.busName)
     }
 
     /// Announces `PlaybackStatus` (Playing and Paused in turn) for `seconds`, flushing every
