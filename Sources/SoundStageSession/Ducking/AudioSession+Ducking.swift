@@ -58,7 +58,8 @@ extension AudioSession {
 
     /// The monitors that may hold other applications lowered, given back when the process
     /// exits (returning from `main`, or `exit`) without its sessions becoming inactive. A
-    /// process killed leaves its record for the next session (``DuckingRecord``).
+    /// process killed leaves its record for the next session, or for one that still ducks
+    /// beside it, when that one ends (``DuckingRecord``).
     static let giveBackAtExit = ExitGiveBack<SoundServerMonitor> { monitors in
         for monitor in monitors { monitor.stopDucking(timeout: .milliseconds(500)) }
     }

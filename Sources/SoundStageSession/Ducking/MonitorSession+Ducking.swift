@@ -76,6 +76,9 @@ extension MonitorSession {
             if let context {
                 let ducking = state.withLock { s in defer { s.ducking = nil }; return s.ducking }
                 if let ducking { giveBack(ducking.recorded, on: context.raw, done: done) }
+                // Streams another game lowered, left to this one while it lived: when it was
+                // killed since, they come back now, not at the next session.
+                giveBackWhatTheDeadLeft(on: context.raw, done: done)
             }
             libpulse.threaded_mainloop_unlock(loop.raw)
             guard context != nil else { return [] }
@@ -127,12 +130,20 @@ extension MonitorSession {
             lowerEveryStream(on: context)
             return
         }
-        guard let record, recordsTrusted(record),
-              let (address, cookie) = state.withLock({ s in s.address.flatMap { a in s.cookie.map { (a, $0) } } })
-        else { return }
         // Counted, for a ducking that starts meanwhile to wait for (``startDucking(depth:)``).
         let done = Countdown()
         state.withLock { $0.deadGiveBack = done }
+        giveBackWhatTheDeadLeft(on: context, done: done)
+    }
+
+    /// Gives back what processes that died left lowered on this server (their records' streams,
+    /// and what the server remembers for those that went), and discards their records: when the
+    /// monitor connects, and when this session's ducking ends (a game killed while another
+    /// ducked the same streams left them to it). Mainloop lock held.
+    private func giveBackWhatTheDeadLeft(on context: OpaquePointer, done: Countdown) {
+        guard let record, recordsTrusted(record),
+              let (address, cookie) = state.withLock({ s in s.address.flatMap { a in s.cookie.map { (a, $0) } } })
+        else { return }
         for other in OtherDuckingRecord.all(in: record.folder, except: record.file) where !other.isAlive {
             switch other.record.server(address: address, cookie: cookie) {
             case .same:
