@@ -325,7 +325,9 @@ final class MonitorSession: Sendable {
         guard let context, eol == 0, let info = info?.pointee else { return }
         let sink = SoundServerMonitor.Sink(index: info.index,
                                            name: string(info.name) ?? "",
-                                           description: string(info.description) ?? "")
+                                           description: string(info.description) ?? "",
+                                           volume: Self.values(of: info.volume).max() ?? 0,
+                                           flatVolume: info.flags.rawValue & PA_SINK_FLAT_VOLUME.rawValue != 0)
         emit(state.withLock { $0.upsertSink(context, sink) })
     }
 

@@ -41,6 +41,12 @@ final class SoundServerMonitor: Sendable {
         let name: String
         /// The sink's human-readable description, e.g. `"Built-in Audio Analog Stereo"`.
         let description: String
+        /// Its volume's loudest channel (`pa_volume_t`).
+        var volume: UInt32 = 0
+        /// Whether it has PulseAudio's flat volumes (`PA_SINK_FLAT_VOLUME`, `flat-volumes = yes`
+        /// in daemon.conf): its streams' volumes are absolute, and a change of the sink's
+        /// volume scales each of them by as much.
+        var flatVolume = false
     }
 
     /// Whether it listens to this process's own playback streams for dropouts

@@ -37,11 +37,19 @@ package final class PrivatePulse: Sendable {
     /// Starts a server with no sink (add them with ``addSink(_:)``). `minimumQuantum` (PipeWire
     /// only): the smallest quantum in frames at 48 kHz that PipeWire (`default.clock.min-quantum`)
     /// and pipewire-pulse (`pulse.min.quantum`, `pulse.min.req`, `pulse.min.frag`) give, in
-    /// place of pipewire-pulse's 256.
-    package init(_ kind: Kind = .pulseaudio, minimumQuantum: Int? = nil) throws {
+    /// place of pipewire-pulse's 256. `flatVolumes` (PulseAudio only): `flat-volumes = yes` in
+    /// its daemon.conf (Debian's default is no), where a stream's volume is absolute and a
+    /// change of the sink's volume scales every stream of the sink.
+    package init(_ kind: Kind = .pulseaudio, minimumQuantum: Int? = nil, flatVolumes: Bool = false) throws {
         self.kind = kind
         runtime = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("soundstage-\(kind)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if kind == .pulseaudio, flatVolumes {
+            // PulseAudio reads daemon.conf from PULSE_CONFIG_PATH (daemonState), not XDG_CONFIG_HOME.
+            let config = runtime.appendingPathComponent("state/pulse")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            try "flat-volumes = yes\n".write(to: config.appendingPathComponent("daemon.conf"), atomically: true, encoding: .utf8)
+        }
         if kind == .pipewire, let quantum = minimumQuantum {
             // XDG_CONFIG_HOME is the state folder (daemonState): the servers read their
             // drop-in configuration from there.
@@ -90,7 +98,7 @@ package final class PrivatePulse: Sendable {
     /// user's home.
     private var daemonState: [String: String] {
         let state = runtime.appendingPathComponent("state").path
-        return ["PULSE_STATE_PATH": state, "XDG_STATE_HOME": state, "XDG_CONFIG_HOME": state]
+        return ["PULSE_STATE_PATH": state, "XDG_STATE_HOME": state, "XDG_CONFIG_HOME": state, "PULSE_CONFIG_PATH": state + "/pulse"]
     }
 
     private func launch(_ program: String, _ arguments: [String]) throws {

@@ -14,9 +14,29 @@ struct DuckedStream: Codable, Sendable, Equatable {
     var lowered: [UInt32]
     /// The server has shown the lowered volume: from now on, any other volume is the user's.
     var confirmed = false
+    /// On a sink with flat volumes (``SoundServerMonitor/Sink/flatVolume``): the sink's volume
+    /// (its loudest channel) that ``original`` and ``lowered`` were taken at; nil elsewhere.
+    var sinkVolume: UInt32?
 
     /// The index of a stream that is gone (PA_INVALID_INDEX): no stream has it.
     static let gone = UInt32.max
+
+    /// The stream as a change of its sink's volume to `sink`'s carried it: with flat volumes,
+    /// PulseAudio scales every stream of a sink by as much as the sink's volume changed, so the
+    /// volume from before and the lowered one are scaled by the sink's volume now over the one
+    /// they were taken at. Nil where the sink has no flat volumes, its volume is unchanged or 0
+    /// (a sink at 0 holds its streams at 0 and keeps their share: they come back with it), or
+    /// the stream was taken with no sink volume. No volume is carried above the sink's (with
+    /// flat volumes none of its streams is; a record is not trusted to say otherwise).
+    func carried(by sink: SoundServerMonitor.Sink?) -> DuckedStream? {
+        guard let sink, sink.flatVolume, let was = sinkVolume, was > 0, sink.volume > 0, sink.volume != was else { return nil }
+        let scale = { (v: UInt32) in UInt32(min(UInt64(sink.volume), (UInt64(v) * UInt64(sink.volume) + UInt64(was / 2)) / UInt64(was))) }
+        var stream = self
+        stream.original = original.map(scale)
+        stream.lowered = lowered.map(scale)
+        stream.sinkVolume = sink.volume
+        return stream
+    }
 
     /// Whether two volumes are the same, as far as a server's read-back goes: PulseAudio gives
     /// back what was set; pipewire-pulse keeps volumes as floats and may give back a neighbour.
@@ -64,6 +84,9 @@ struct StreamDucking: Sendable {
         /// A new stream that took the lowered volume the server remembered for its application:
         /// it is lowered already, and gets the volume from before back (the record changed).
         case adopted
+        /// A change of its sink's volume carried the stream with it (flat volumes): the volume
+        /// from before is carried as far (the record changed).
+        case carried
     }
 
     /// Whether the session lowers this stream: another process's, not a call, its volume
@@ -73,13 +96,20 @@ struct StreamDucking: Sendable {
         input.pid != ownPID && !input.isPhone && input.volumeWritable && input.volume.contains { $0 > 0 }
     }
 
-    /// Takes in a stream as the server shows it now.
-    mutating func saw(_ input: SinkInput, ownPID: Int32, lower: ([UInt32]) -> [UInt32]) -> Step {
+    /// Takes in a stream as the server shows it now, on `sink` (its sink as the monitor knows it).
+    mutating func saw(_ input: SinkInput, sink: SoundServerMonitor.Sink? = nil, ownPID: Int32, lower: ([UInt32]) -> [UInt32]) -> Step {
         if let stream = streams[input.index] {
             if DuckedStream.same(input.volume, stream.lowered) {
                 streams[input.index]?.confirmed = true
                 return .none
             }
+            // The user changed the sink's volume, not the stream's (flat volumes).
+            if var carried = stream.carried(by: sink), DuckedStream.same(input.volume, carried.lowered) {
+                carried.confirmed = true
+                streams[input.index] = carried
+                return .carried
+            }
+            if sink?.flatVolume == true, sink?.volume == 0, input.volume.allSatisfy({ $0 == 0 }) { return .none }
             // Before the lowered volume shows, the old one is only the server running behind.
             if !stream.confirmed && DuckedStream.same(input.volume, stream.original) { return .none }
             streams[input.index] = nil
@@ -88,6 +118,10 @@ struct StreamDucking: Sendable {
         }
         if let other = othersLowered[input.index] {
             if DuckedStream.same(input.volume, other.lowered) { return .none }
+            if let carried = other.carried(by: sink), DuckedStream.same(input.volume, carried.lowered) {
+                othersLowered[input.index] = carried
+                return .none
+            }
             othersLowered[input.index] = nil
             // Given back by the other session while this one still ducks: lowered now. Any other
             // volume is the user's.
@@ -109,13 +143,20 @@ struct StreamDucking: Sendable {
             stream.index = input.index
             stream.lowered = input.volume
             stream.confirmed = true
+            stream.sinkVolume = Self.flatVolume(of: sink)
             streams[input.index] = stream
             return .adopted
         }
         let target = lower(input.volume)
         streams[input.index] = DuckedStream(index: input.index, application: input.application, restoreID: input.restoreID,
-                                            original: input.volume, lowered: target)
+                                            original: input.volume, lowered: target, sinkVolume: Self.flatVolume(of: sink))
         return .lower(target)
+    }
+
+    /// The volume of `sink` that a stream's volumes are taken at, where it has flat volumes.
+    static func flatVolume(of sink: SoundServerMonitor.Sink?) -> UInt32? {
+        guard let sink, sink.flatVolume, sink.volume > 0 else { return nil }
+        return sink.volume
     }
 
     /// A stream went; whether the record changed.

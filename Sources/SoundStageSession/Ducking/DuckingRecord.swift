@@ -44,8 +44,9 @@ struct DuckingRecord: Codable, Sendable, Equatable {
     /// The record with only what a ducking could have written: streams whose volumes have 1
     /// to 32 channels (`PA_CHANNELS_MAX`), lowered no higher than they were, their volumes
     /// before no higher than 100 % (`PA_VOLUME_NORM`: a volume the user had set above it comes
-    /// back at 100 %, a forged one does not raise a stream), and a name the server remembers
-    /// a playback stream's volume under (`sink-input-by-...`), or none.
+    /// back at 100 %, a forged one does not raise a stream), a sink volume they were taken at
+    /// over 0 and at most `PA_VOLUME_MAX` (or none), and a name the server remembers a playback
+    /// stream's volume under (`sink-input-by-...`), or none.
     var checked: DuckingRecord {
         var record = self
         record.streams = streams.compactMap { stream in
@@ -54,6 +55,7 @@ struct DuckingRecord: Codable, Sendable, Equatable {
                   stream.restoreID.map({ $0.hasPrefix("sink-input-by-") && $0.utf8.count <= 1_024 }) ?? true else { return nil }
             var kept = stream
             kept.original = stream.original.map { min($0, Self.volumeNorm) }
+            kept.sinkVolume = stream.sinkVolume.flatMap { $0 > 0 ? min($0, Self.volumeMax) : nil }
             return kept
         }
         return record
@@ -61,6 +63,8 @@ struct DuckingRecord: Codable, Sendable, Equatable {
 
     /// `PA_VOLUME_NORM`: 100 %.
     static let volumeNorm: UInt32 = 0x10000
+    /// `PA_VOLUME_MAX`: the most a volume can be.
+    static let volumeMax = UInt32.max / 2
 
     static func normalized(_ address: String) -> String {
         var a = Substring(address)

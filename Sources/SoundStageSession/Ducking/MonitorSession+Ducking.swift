@@ -100,12 +100,14 @@ extension MonitorSession {
     func duckingSaw(_ context: OpaquePointer, _ input: SinkInput) {
         let step = state.withLock { s -> StreamDucking.Step in
             guard s.isLive(context), s.phase == .up, s.ducking?.stopping == false, let factor = s.ducking?.factor else { return .none }
-            return s.ducking!.saw(input, ownPID: getpid()) { volume in volume.map { libpulse.sw_volume_multiply($0, factor) } }
+            return s.ducking!.saw(input, sink: s.sinks[input.sink], ownPID: getpid()) { volume in
+                volume.map { libpulse.sw_volume_multiply($0, factor) }
+            }
         }
         switch step {
         case .none: return
         case .lower(let volume): setVolume(volume, of: input.index, on: context, done: nil, application: nil)
-        case .released, .adopted: break
+        case .released, .adopted, .carried: break
         }
         saveRecord()
     }
@@ -218,12 +220,17 @@ extension MonitorSession {
                 guard eol == 0, let info, let context, let userdata else { return }
                 let job = Job.of(userdata)
                 let now = MonitorSession.values(of: info.pointee.volume)
-                if DuckedStream.same(now, job.stream.lowered) || (!job.stream.confirmed && DuckedStream.same(now, job.stream.original)) {
-                    job.session.setVolume(job.stream.original, of: job.stream.index, on: context, done: job.done,
-                                          application: job.stream.application ?? "stream \(job.stream.index)")
+                // As the sink's volume carried it since (flat volumes), or as it was lowered.
+                let sink = job.session.state.withLock { $0.sinks[info.pointee.sink] }
+                let stream = [job.stream.carried(by: sink), job.stream].compactMap { $0 }.first { stream in
+                    DuckedStream.same(now, stream.lowered) || (!stream.confirmed && DuckedStream.same(now, stream.original))
+                }
+                if let stream {
+                    job.session.setVolume(stream.original, of: stream.index, on: context, done: job.done,
+                                          application: stream.application ?? "stream \(stream.index)")
                     // Taken as set: a ducking that starts before the server's event lowers it
                     // from this volume, not from the one it replaces.
-                    job.session.state.withLock { s in s.inputs[job.stream.index]?.volume = job.stream.original }
+                    job.session.state.withLock { s in s.inputs[stream.index]?.volume = stream.original }
                 }
             }, job), job)
         }

@@ -55,6 +55,45 @@ struct StreamDuckingTests {
         #expect(d.recorded.count == 3)
     }
 
+    /// A sink as the monitor knows it, with flat volumes or not.
+    static func sink(_ volume: UInt32, flat: Bool = true) -> SoundServerMonitor.Sink {
+        SoundServerMonitor.Sink(index: 0, name: "apps", description: "apps", volume: volume, flatVolume: flat)
+    }
+
+    @Test("flat volumes: the sink's volume changed carries a lowered stream and its volume from before as far; the stream's own change is the user's")
+    func flatVolumes() {
+        var d = StreamDucking(factor: Self.half, depth: 6)
+        #expect(d.saw(Self.input(1, 40000), sink: Self.sink(65536), ownPID: 7, lower: Self.lower) == .lower([20000, 20000]))
+        #expect(d.streams[1]?.sinkVolume == 65536, "taken at the sink's volume")
+        #expect(d.saw(Self.input(1, 20000), sink: Self.sink(65536), ownPID: 7, lower: Self.lower) == .none)
+        // The user sets the sink to 50 %: PulseAudio scales every stream by as much.
+        #expect(d.saw(Self.input(1, 10000), sink: Self.sink(32768), ownPID: 7, lower: Self.lower) == .carried)
+        #expect(d.streams[1].map { ($0.original, $0.lowered, $0.sinkVolume) } ?? ([], [], nil) == ([20000, 20000], [10000, 10000], 32768))
+        // At 0 the streams are held at 0; back up, they come back with it.
+        #expect(d.saw(Self.input(1, 0), sink: Self.sink(0), ownPID: 7, lower: Self.lower) == .none)
+        #expect(d.saw(Self.input(1, 15000), sink: Self.sink(49152), ownPID: 7, lower: Self.lower) == .carried)
+        #expect(d.streams[1]?.original == [30000, 30000])
+        // The stream's own volume changed, the sink's not: the user's.
+        #expect(d.saw(Self.input(1, 12000), sink: Self.sink(49152), ownPID: 7, lower: Self.lower) == .released)
+
+        // Without flat volumes a change of the sink's volume leaves the streams; another
+        // volume of a stream is the user's as before.
+        var plain = StreamDucking(factor: Self.half, depth: 6)
+        #expect(plain.saw(Self.input(2, 40000), sink: Self.sink(65536, flat: false), ownPID: 7, lower: Self.lower) == .lower([20000, 20000]))
+        #expect(plain.streams[2]?.sinkVolume == nil)
+        #expect(plain.saw(Self.input(2, 20000), sink: Self.sink(65536, flat: false), ownPID: 7, lower: Self.lower) == .none)
+        #expect(plain.saw(Self.input(2, 10000), sink: Self.sink(32768, flat: false), ownPID: 7, lower: Self.lower) == .released)
+    }
+
+    @Test("a stream is never carried above its sink's volume, whatever sink volume a record claims it was taken at")
+    func carriedNoHigherThanTheSink() {
+        let forged = DuckedStream(index: 1, original: [65536], lowered: [16384], sinkVolume: 1)
+        #expect(forged.carried(by: Self.sink(40000))?.original == [40000])
+        #expect(forged.carried(by: Self.sink(40000, flat: false)) == nil)
+        #expect(forged.carried(by: Self.sink(0)) == nil)
+        #expect(DuckedStream(index: 1, original: [65536], lowered: [16384]).carried(by: Self.sink(40000)) == nil, "no sink volume recorded")
+    }
+
     @Test("volumes compare as servers read them back: PulseAudio exactly, pipewire-pulse within a few steps")
     func sameVolume() {
         #expect(DuckedStream.same([45875, 45875], [45875, 45875]))
