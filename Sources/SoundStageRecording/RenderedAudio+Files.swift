@@ -21,48 +21,19 @@ extension RenderedAudio {
     ///   cannot be written.
     public func write(to url: URL, container: RecordingContainer? = nil, bitDepth: Int = 16, quality: Float = 0.5) throws {
         let member = "write(to:container:bitDepth:quality:)"
-        let target = url.resolvingSymlinksInPath()
-        var info = stat()
-        let special = stat(target.path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
-        guard let container = container ?? RecordingContainer(pathExtension: url.pathExtension) ?? (special ? .wav : nil) else {
-            throw failure(.invalidArgument, member, "cannot tell the format from the name \(url.lastPathComponent): "
-                          + "name it .wav, .caf or .ogg (the formats SoundStage writes)")
-        }
-        let channels = format.channels.channelCount
-        guard (1...8).contains(channels) else { throw failure(.invalidArgument, member, "a file of \(channels) channels cannot be written") }
-        if container == .oggVorbis {
-            guard quality.isFinite, OggVorbisWriter.qualities.contains(quality) else {
-                throw failure(.invalidArgument, member, "the Ogg Vorbis quality must be in \(OggVorbisWriter.qualities), got \(quality)")
-            }
-        } else if !RecorderSettings.bitDepths.contains(bitDepth) {
-            throw failure(.invalidArgument, member, "the bit depth must be 16, 24 or 32 (float), got \(bitDepth)")
-        }
-        let path = special ? target.path
-            : target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).partial-\(UUID().uuidString.prefix(8))").path
         do {
-            let writer: any AudioFileWriter
-            switch container {
-            case .wav: writer = try WAVFileWriter(path: path, sampleRate: format.sampleRate, channels: channels, bits: bitDepth)
-            case .caf: writer = try CAFFileWriter(path: path, sampleRate: format.sampleRate, channels: channels, bits: bitDepth)
-            case .oggVorbis: writer = try OggVorbisWriter(path: path, sampleRate: format.sampleRate, channels: channels, quality: quality)
-            }
+            let output = try AudioFileOutput(url: url, format: format, container: container, bitDepth: bitDepth, quality: quality)
             // A second at a time: the WAV and CAF writers rewrite their sizes after each block.
-            let block = max(1, format.sampleRate) * channels
+            let block = max(1, format.sampleRate) * format.channels.channelCount
             var start = 0
             while start < samples.count {
-                try writer.append(Array(samples[start..<min(samples.count, start + block)]))
+                try output.append(samples: Array(samples[start..<min(samples.count, start + block)]))
                 start += block
             }
-            try writer.finish()
-            if !special, rename(path, target.path) != 0 {
-                throw failure(.fileAccess, member, "cannot write \(target.path) (\(String(cString: strerror(errno))))")
-            }
-        } catch {
-            if !special { unlink(path) }
-            if let error = error as? SoundStageError, error.code == .fileAccess {
-                throw SoundStageError(.fileAccess, operation: Self.operationName(member), object: url.path, reason: error.reason)
-            }
-            throw error
+            try output.finish()
+        } catch let error as SoundStageError {
+            throw SoundStageError(error.code, operation: Self.operationName(member), object: error.code == .fileAccess ? url.path : errorObject,
+                                  reason: error.reason)
         }
     }
 }

@@ -17,6 +17,28 @@ public enum ScenePlot {
     /// a source's label gives its share of the render spent real, and the copies of a group are
     /// small dots, filled when real more than half the time, hollow grey when never.
     public static func svg(scene: SceneDescription, audio: RenderedAudio, realFractions: [Double]?) -> String {
+        var levels = levelGraph(channels: audio.format.channels, sampleRate: audio.format.sampleRate)
+        levels.add(audio)
+        return draw(scene: scene, levels: levels, sampleRate: audio.format.sampleRate, names: channelNames(audio.format.channels),
+                    realFractions: realFractions)
+    }
+
+    /// The graph of levels the plot draws for a render of `channels` at `sampleRate`: RMS over
+    /// 20 ms windows. Fill it as the render comes (``LevelGraph``'s `add`) and draw it
+    /// with ``svg(scene:levels:sampleRate:realFractions:)``, and no render need be kept.
+    public static func levelGraph(channels: ChannelLayout, sampleRate: Int) -> LevelGraph {
+        LevelGraph(channels: channels.channelCount, windowFrames: max(1, sampleRate / 50))
+    }
+
+    /// The SVG document for `scene` and the levels of its render at `sampleRate`, taken in a
+    /// graph made by ``levelGraph(channels:sampleRate:)``.
+    /// The channels are named as the scene's layout names them when the graph has as many.
+    public static func svg(scene: SceneDescription, levels graph: LevelGraph, sampleRate: Int, realFractions: [Double]?) -> String {
+        let names = scene.channels.channelCount == graph.channels ? channelNames(scene.channels) : (1...graph.channels).map { "\($0)" }
+        return draw(scene: scene, levels: graph, sampleRate: sampleRate, names: names, realFractions: realFractions)
+    }
+
+    private static func draw(scene: SceneDescription, levels graph: LevelGraph, sampleRate: Int, names: [String], realFractions: [Double]?) -> String {
         let width = 820.0, mapHeight = 520.0, graphHeight = 260.0, margin = 40.0
         var out = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(mapHeight + graphHeight + 2 * margin))" font-family="sans-serif" font-size="12">
@@ -151,7 +173,7 @@ public enum ScenePlot {
             let y = graphTop + plotHeight * Double(-db) / 60
             out += "<line x1=\"\(f(graphLeft))\" y1=\"\(f(y))\" x2=\"\(f(graphLeft + graphWidth))\" y2=\"\(f(y))\" stroke=\"#e4e4e4\"/><text x=\"\(f(graphLeft - 4))\" y=\"\(f(y + 4))\" text-anchor=\"end\" font-size=\"10\">\(db)</text>\n"
         }
-        let seconds = Double(audio.frameCount) / Double(audio.format.sampleRate)
+        let seconds = Double(graph.frameCount) / Double(max(1, sampleRate))
         let tStep = niceStep(seconds / 8)
         var t = 0.0
         while t <= seconds + 1e-9 {
@@ -159,10 +181,9 @@ public enum ScenePlot {
             out += "<text x=\"\(f(x))\" y=\"\(f(graphTop + plotHeight + 14))\" text-anchor=\"middle\" font-size=\"10\">\(formatMeters(t)) s</text>\n"
             t += tStep
         }
-        let channels = audio.format.channels.channelCount
-        let windows = audio.levels(windowFrames: max(1, audio.format.sampleRate / 50))
-        let names = channelNames(audio.format.channels)
-        let overall = audio.levels()
+        let channels = graph.channels
+        let windows = graph.windows
+        let overall = graph.levels
         for c in 0..<channels {
             var pts: [String] = []
             for (w, levels) in windows.enumerated() {
@@ -184,10 +205,23 @@ public enum ScenePlot {
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` naming the file.
     public static func writeSVG(scene: SceneDescription, audio: RenderedAudio, realFractions: [Double]?, to url: URL) throws {
+        try write(svg(scene: scene, audio: audio, realFractions: realFractions), to: url, member: "writeSVG(scene:audio:realFractions:to:)")
+    }
+
+    /// Writes ``svg(scene:levels:sampleRate:realFractions:)`` to `url`, as
+    /// ``writeSVG(scene:audio:realFractions:to:)`` does.
+    ///
+    /// - Throws: ``SoundStageError/Code-swift.struct/fileAccess`` naming the file.
+    public static func writeSVG(scene: SceneDescription, levels: LevelGraph, sampleRate: Int, realFractions: [Double]?, to url: URL) throws {
+        try write(svg(scene: scene, levels: levels, sampleRate: sampleRate, realFractions: realFractions), to: url,
+                  member: "writeSVG(scene:levels:sampleRate:realFractions:to:)")
+    }
+
+    private static func write(_ svg: String, to url: URL, member: String) throws {
         do {
-            try WholeFileWrite.write(Data(svg(scene: scene, audio: audio, realFractions: realFractions).utf8), to: url)
+            try WholeFileWrite.write(Data(svg.utf8), to: url)
         } catch {
-            throw SoundStageError(.fileAccess, operation: "ScenePlot.writeSVG(scene:audio:realFractions:to:)", object: url.path,
+            throw SoundStageError(.fileAccess, operation: "ScenePlot.\(member)", object: url.path,
                                   reason: "cannot write the file (\(error.localizedDescription))")
         }
     }

@@ -34,6 +34,22 @@ public struct SceneRenderer: Sendable {
     /// Renders the whole scene and says what its voices did: how many were real and virtual
     /// at each tick, and how much of its time each source was real.
     public func renderReporting(progress: ((Double) -> Void)? = nil) throws -> SceneRender {
+        var samples: [Float] = []
+        samples.reserveCapacity(Int((scene.duration * Double(scene.sampleRate)).rounded()) * scene.channels.channelCount)
+        var render = try renderStreaming(progress: progress) { samples += $0.samples }
+        render.audio.samples = samples
+        return render
+    }
+
+    /// Renders the whole scene, handing its samples to `output` as they are made, in pieces
+    /// of about a second (each a ``RenderedAudio`` of the scene's format, in order), and
+    /// keeping none: the memory a render takes is that of its sounds and a second of output,
+    /// whatever its duration. Write the pieces with an `AudioFileOutput` and measure them with
+    /// a ``LevelGraph``, as `soundstage render` does. The render returned says what the voices
+    /// did; its ``SceneRender/audio`` holds the format and no samples.
+    ///
+    /// - Throws: what `output` throws (the render stops there), and as ``render(progress:)``.
+    public func renderStreaming(progress: ((Double) -> Void)? = nil, output: (RenderedAudio) throws -> Void) throws -> SceneRender {
         let format = RenderFormat(sampleRate: scene.sampleRate, channels: scene.channels, sampleType: .float32)
         let engine = try AudioEngine(output: .offline(format), attributes: ContextAttributes(hrtf: scene.hrtf ? .on : .off),
                                      service: .manual(tick: Double(blockFrames) / Double(scene.sampleRate)))
@@ -83,8 +99,9 @@ public struct SceneRenderer: Sendable {
         let moving = scene.sources.indices.filter { scene.sources[$0].path != nil }
 
         let total = Int((scene.duration * Double(scene.sampleRate)).rounded())
+        let piece = scene.sampleRate * scene.channels.channelCount
         var samples: [Float] = []
-        samples.reserveCapacity(total * scene.channels.channelCount)
+        samples.reserveCapacity(piece + blockFrames * scene.channels.channelCount)
         var frame = 0
         while frame < total {
             while next < order.count, startFrames[order[next]] <= frame {
@@ -111,6 +128,10 @@ public struct SceneRenderer: Sendable {
             if next < order.count { end = min(end, max(frame + 1, startFrames[order[next]])) }
             if let cue = music.nextFrame { end = min(end, max(frame + 1, cue)) }
             samples += try engine.render(frames: end - frame).samples
+            if samples.count >= piece || end == total {
+                try output(RenderedAudio(format: format, samples: samples))
+                samples.removeAll(keepingCapacity: true)
+            }
             frame = end
             if frame % blockFrames == 0 || frame == total {
                 counts.append(engine.voiceCounts)
@@ -121,7 +142,7 @@ public struct SceneRenderer: Sendable {
             progress?(Double(frame) / Double(max(total, 1)))
         }
         let ticks = max(1, counts.count)
-        return SceneRender(audio: RenderedAudio(format: format, samples: samples), voiceCounts: counts,
+        return SceneRender(audio: RenderedAudio(format: format, samples: []), voiceCounts: counts,
                            realFractions: realTicks.map { Double($0) / Double(ticks) }, warnings: warnings)
     }
 

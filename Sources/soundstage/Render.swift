@@ -23,31 +23,43 @@ struct Render: ParsableCommand {
         }
         let progress = ProgressBar(enabled: isatty(STDERR_FILENO) != 0 && description.duration > 1)
         let started = Date()
+        // Written and measured as it is made: the render is never held whole, whatever its length.
+        let file = wav.open(RenderFormat(sampleRate: description.sampleRate, channels: description.channels, sampleType: .float32))
+        var levels = plot == nil ? LevelGraph(channels: description.channels.channelCount, windowFrames: 0)
+            : ScenePlot.levelGraph(channels: description.channels, sampleRate: description.sampleRate)
         let render: SceneRender
         do {
-            render = try SceneRenderer(scene: description).renderReporting { progress.update($0) }
+            render = try SceneRenderer(scene: description).renderStreaming(progress: { progress.update($0) }) { piece in
+                try file.append(piece)
+                levels.add(piece)
+            }
+            try file.finish()
+        } catch let error as SoundStageError where error.code == .fileAccess {
+            progress.finish()
+            file.cancel()
+            fail("\(error)")
         } catch {
             progress.finish()
+            file.cancel()
             fail("\(scene): \(error)")
         }
         progress.finish()
         for warning in render.warnings { FileHandle.standardError.write(Data("soundstage: warning: \(warning)\n".utf8)) }
-        let audio = render.audio
         let elapsed = Date().timeIntervalSince(started)
-        wav.write(audio)
         do {
             if let plot {
-                try ScenePlot.writeSVG(scene: description, audio: audio, realFractions: render.realFractions, to: URL(fileURLWithPath: plot))
+                try ScenePlot.writeSVG(scene: description, levels: levels, sampleRate: description.sampleRate, realFractions: render.realFractions,
+                                       to: URL(fileURLWithPath: plot))
             }
         } catch {
             fail("\(error)")
         }
         let names = ScenePlot.channelNames(description.channels)
-        let levels = audio.levels().enumerated().map { c, level in
+        let levelText = levels.levels.enumerated().map { c, level in
             "\(names[c]) peak \(String(format: "%.1f", level.peak)) RMS \(String(format: "%.1f", level.rms))"
         }.joined(separator: ", ")
         print("\(wav.output): \(String(format: "%.2f", description.duration)) s, \(description.sampleRate) Hz \(description.channels.rawValue), "
-              + "rendered in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.0f", description.duration / max(elapsed, 1e-6)))x real time); dBFS: \(levels)")
+              + "rendered in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.0f", description.duration / max(elapsed, 1e-6)))x real time); dBFS: \(levelText)")
         let last = render.voiceCounts.last
         print("voices: \(description.sources.count) sources, up to \(render.peakReal) real and \(render.peakVirtual) virtual at once; "
               + "\(last?.stolen ?? 0) stolen, \(last?.refused ?? 0) refused")

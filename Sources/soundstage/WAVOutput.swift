@@ -43,6 +43,16 @@ struct WAVOutput: ParsableArguments {
             ? "Ogg Vorbis q\(quality)" : sampleFormat.rawValue
     }
 
+    /// Starts the file for audio of `format`, to be written a block at a time; exits with the
+    /// error's message when it cannot.
+    func open(_ format: RenderFormat) -> AudioFileOutput {
+        do {
+            return try AudioFileOutput(url: URL(fileURLWithPath: output), format: format, bitDepth: sampleFormat == .pcm16 ? 16 : 32, quality: quality)
+        } catch {
+            fail("\(error)")
+        }
+    }
+
     /// Writes `audio`; exits with the error's message when it cannot.
     func write(_ audio: RenderedAudio) {
         do {

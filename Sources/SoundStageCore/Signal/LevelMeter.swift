@@ -43,14 +43,9 @@ extension RenderedAudio {
     /// Peak and RMS level of every channel over consecutive windows of `frames` frames (a
     /// partial window at the end is left out): a level graph over time.
     public func levels(windowFrames frames: Int) -> [[(peak: Double, rms: Double)]] {
-        let channels = format.channels.channelCount
-        let window = max(1, frames)
-        let count = frameCount / window
-        return samples.withUnsafeBufferPointer { all in
-            (0..<count).map { w in
-                LevelMeter.levels(UnsafeBufferPointer(rebasing: all[(w * window * channels)..<((w + 1) * window * channels)]), channels: channels)
-            }
-        }
+        var graph = LevelGraph(channels: format.channels.channelCount, windowFrames: max(1, frames))
+        graph.add(samples)
+        return graph.windows
     }
 
     /// The peak level of channel `channel` in dBFS (-160 for silence).
