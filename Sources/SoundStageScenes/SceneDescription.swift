@@ -44,6 +44,9 @@ public struct SceneDescription: Sendable, Equatable {
     public var baseURL: URL?
     /// The scene file, when it was read from one: what errors found while rendering name.
     public var fileURL: URL?
+    /// Whether the scene says its sound files may be outside its folder (`"allowOutside": true`):
+    /// see ``filesOutsideFolder``.
+    public var allowsFilesOutside = false
 
     /// Creates a scene.
     public init(duration: Double, sources: [SourceDescription]) {
@@ -199,11 +202,22 @@ public struct SceneError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SceneDescription {
-    /// Reads a scene from a JSON file.
+    /// Reads a scene from a JSON file, its sound files from anywhere (see
+    /// ``load(contentsOf:refusingFilesOutside:)``).
     ///
     /// - Throws: ``SceneError`` naming the file, the JSON path and the problem, for bad
     ///   JSON, unknown keys, wrong types, out-of-range values and missing sound files.
     public static func load(contentsOf url: URL) throws -> SceneDescription {
+        try load(contentsOf: url, refusingFilesOutside: false)
+    }
+
+    /// Reads a scene from a JSON file; with `refusingFilesOutside`, a scene that names a sound
+    /// file outside its folder (``filesOutsideFolder``) without saying `"allowOutside": true`
+    /// is refused: a scene from elsewhere then reads no file of yours but its own.
+    ///
+    /// - Throws: ``SceneError`` as ``load(contentsOf:)`` does, and at the first place that
+    ///   names a file outside the folder.
+    public static func load(contentsOf url: URL, refusingFilesOutside: Bool) throws -> SceneDescription {
         let data: Data
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -224,6 +238,7 @@ extension SceneDescription {
                 throw SceneError(file: url.path, path: place, problem: "sound file not found: \(resolved.path)")
             }
         }
+        if refusingFilesOutside, !scene.allowsFilesOutside, let first = scene.filesOutsideFolder.first { throw first }
         return scene
     }
 
@@ -258,7 +273,7 @@ extension SceneDescription {
         }
         let r = JSONReader(file: file)
         let top = try r.object(root, "$", keys: ["sampleRate", "channels", "duration", "hrtf", "distanceModel", "dopplerFactor", "speedOfSound", "listener", "sources",
-                                                          "voices", "buses", "ducking", "groups", "effects", "music"])
+                                                          "voices", "buses", "ducking", "groups", "effects", "music", "allowOutside"])
         guard let durationValue = top["duration"] else { throw r.error("$", "\"duration\" is required") }
         let duration = try r.number(durationValue, "$.duration")
         guard duration > 0, duration <= 3_600 else { throw r.error("$.duration", "must be above 0 and at most 3600 seconds, got \(duration)") }
@@ -282,6 +297,7 @@ extension SceneDescription {
             scene.channels = layout
         }
         if let v = top["hrtf"] { scene.hrtf = try r.bool(v, "$.hrtf") }
+        if let v = top["allowOutside"] { scene.allowsFilesOutside = try r.bool(v, "$.allowOutside") }
         if let v = top["distanceModel"] {
             let name = try r.string(v, "$.distanceModel")
             guard let model = DistanceModel(rawValue: name) else {

@@ -15,11 +15,24 @@ struct Render: ParsableCommand {
     @Option(help: "Also draw the scene and its levels to this SVG file.")
     var plot: String?
 
+    @Flag(help: "Read sound files outside the scene's folder without a warning.")
+    var allowOutside = false
+
+    @Flag(help: "Refuse a scene that names a sound file outside its folder, unless it says \"allowOutside\": true.")
+    var insideOnly = false
+
     func run() throws {
         wav.checkName()   // a bad name or --format fails before the render, not after
         let description: SceneDescription
-        do { description = try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene)) } catch {
+        do {
+            description = try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene), refusingFilesOutside: insideOnly && !allowOutside)
+        } catch {
             fail("\(error)")
+        }
+        if !allowOutside, !description.allowsFilesOutside {
+            for outside in description.filesOutsideFolder {
+                warn("\(outside) (--allow-outside reads it without this warning, --inside-only refuses it)")
+            }
         }
         let progress = ProgressBar(enabled: isatty(STDERR_FILENO) != 0 && description.duration > 1)
         let started = Date()
@@ -44,7 +57,7 @@ struct Render: ParsableCommand {
             fail("\(scene): \(error)")
         }
         progress.finish()
-        for warning in render.warnings { FileHandle.standardError.write(Data("soundstage: warning: \(warning)\n".utf8)) }
+        for warning in render.warnings { warn("\(warning)") }
         let elapsed = Date().timeIntervalSince(started)
         do {
             if let plot {

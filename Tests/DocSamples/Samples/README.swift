@@ -137,8 +137,8 @@ extension READMESamples {
         try AudioSession.shared.setDuckingDepth(15)
     }
 
-    /// README.md:641
-    static func line641() async throws {
+    /// README.md:645
+    static func line645() async throws {
         let music = SystemMusicPlayer.shared
         if case .available = await music.ready() {       // bounded: a player that hangs is skipped
             print(music.nowPlayingItem?.description ?? "nothing playing")   // Title — Artist (Album)
@@ -147,16 +147,16 @@ extension READMESamples {
         _ = (music)   // the values the sample shows
     }
 
-    /// README.md:709
-    static func line709() async throws {
+    /// README.md:716
+    static func line716() async throws {
         let engine = try AudioEngine(attributes: ContextAttributes(latency: .low))
         // Once its stream runs (a moment after the engine is made), the device says what it holds:
         let seconds = engine.outputLatency   // about 0.0097 on PulseAudio at .low; nil until the server has said
         _ = (engine, seconds)   // the values the sample shows
     }
 
-    /// README.md:811
-    static func line811() async throws {
+    /// README.md:818
+    static func line818() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -176,8 +176,8 @@ extension READMESamples {
         DocSample("README.md:378", line378),
         DocSample("README.md:431", line431),
         DocSample("README.md:465", line465),
-        DocSample("README.md:641", line641),
-        DocSample("README.md:709", line709),
-        DocSample("README.md:811", line811),
+        DocSample("README.md:645", line645),
+        DocSample("README.md:716", line716),
+        DocSample("README.md:818", line818),
     ]
 }
