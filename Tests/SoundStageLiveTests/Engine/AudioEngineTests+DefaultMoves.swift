@@ -20,6 +20,9 @@ struct AudioEngineDefaultMoveTests {
         var skips: [Int] = []
         var gaps: [Double] = []
         var streams = 0
+        /// For each move, where each sink's recording had the sound (for a failure to show
+        /// whether a skip is content the old sink did not record, or content not played).
+        var moves: [String] = []
     }
 
     /// Plays the sequence signal through `soundstage session` with `options` while the
@@ -110,6 +113,12 @@ struct AudioEngineDefaultMoveTests {
         for (old, new) in zip(visits, visits.dropFirst()) {
             run.skips.append(SequenceLocator.distance(from: old.last.stretch.endPosition, to: new.first.stretch.position))
             run.gaps.append((new.first.from - old.last.to) / .seconds(1))
+            let oldSamples = recorders[old.last.sink].samples
+            let after = oldSamples[min(oldSamples.count, old.last.stretch.end)...]
+            let zeros = after.prefix { $0 == 0 }.count
+            run.moves.append("sink \(old.last.sink) heard signal frames to \(old.last.stretch.endPosition) (recording frame \(old.last.stretch.end), "
+                             + "its last stretch \(old.last.stretch.end - old.last.stretch.start) long, then \(zeros) exact zeros of \(after.count) frames left); "
+                             + "sink \(new.first.sink) from \(new.first.stretch.position) (recording frame \(new.first.stretch.start))")
         }
         return run
     }
@@ -122,7 +131,7 @@ struct AudioEngineDefaultMoveTests {
         print("AudioEngineDefaultMoveTests \(options): skipped \(ms.map { String(format: "%.2f", $0) }) ms, gaps \(run.gaps.map { String(format: "%.0f", $0 * 1000) }) ms")
         // 2 ms: 88 frames at 44.1 kHz. (The locator finds every move 1 frame short: the first
         // frame of a fade-in is silent.)
-        #expect(run.skips.allSatisfy { abs($0) <= 88 }, "skipped (negative: repeated) \(run.skips) frames across the moves")
+        #expect(run.skips.allSatisfy { abs($0) <= 88 }, "skipped (negative: repeated) \(run.skips) frames across the moves: \(run.moves)")
         #expect(run.gaps.allSatisfy { $0 <= 0.2 }, "gaps \(run.gaps) s")
         #expect(run.streams == 1, "exactly one stream of the game's on the server after the moves, found \(run.streams)")
     }
@@ -134,7 +143,7 @@ extension AudioEngineDefaultMoveTests {
         let run = try await Self.run([], heard: 0.01, interval: 0.3)
         let ms = run.skips.map { Double($0) * 1000 / Double(Self.rate) }
         print("AudioEngineDefaultMoveTests quick: skipped \(ms.map { String(format: "%.2f", $0) }) ms, gaps \(run.gaps.map { String(format: "%.0f", $0 * 1000) }) ms")
-        #expect(run.skips.allSatisfy { abs($0) <= 88 }, "skipped (negative: repeated) \(run.skips) frames across the moves")
+        #expect(run.skips.allSatisfy { abs($0) <= 88 }, "skipped (negative: repeated) \(run.skips) frames across the moves: \(run.moves)")
         #expect(run.gaps.allSatisfy { $0 <= 0.2 }, "gaps \(run.gaps) s")
         #expect(run.streams == 1, "exactly one stream of the game's on the server after the moves, found \(run.streams)")
     }
@@ -148,7 +157,7 @@ extension AudioEngineDefaultMoveTests {
         let ms = run.skips.map { Double($0) * 1000 / 48_000 }
         print("AudioEngineDefaultMoveTests PipeWire \(options): skipped \(ms.map { String(format: "%.2f", $0) }) ms, gaps \(run.gaps.map { String(format: "%.0f", $0 * 1000) }) ms")
         // 2 ms: 96 frames at 48 kHz.
-        #expect(run.skips.allSatisfy { abs($0) <= 96 }, "skipped (negative: repeated) \(run.skips) frames across the moves")
+        #expect(run.skips.allSatisfy { abs($0) <= 96 }, "skipped (negative: repeated) \(run.skips) frames across the moves: \(run.moves)")
         #expect(run.gaps.allSatisfy { $0 <= 0.2 }, "gaps \(run.gaps) s")
         #expect(run.streams == 1, "exactly one stream of the game's on the server after the moves, found \(run.streams)")
     }
