@@ -187,7 +187,9 @@ struct FaultInjectionDeviceLossTests {
             #expect(try await music.nextLine(containing: "engine: routeChanged(", after: musicBefore) != nil, "cycle \(cycle): \(music.lines.suffix(4))")
             // The tone arrives at the other sink: the last 0.2 s of the first 0.35 s after the move.
             try await listening.samples(seconds: Double(heardFrom) / 48_000 + 0.35)
-            let afterMove = Array(listening.samples.dropFirst(heardFrom))
+            // Only those 0.35 s: what came later (the test may get here a second late on a
+            // loaded machine) is another measurement, of what the server played since.
+            let afterMove = Array(listening.samples.dropFirst(heardFrom).prefix(16_800))
             let (level, hz) = AudioSessionServerTests.toneLevel(afterMove, lastSeconds: 0.2)
             try #require(afterMove.count >= 9_600 && level > -30 && abs(hz - 440) < 8, """
                 cycle \(cycle): the effect on \(other) at \(level) dB, \(hz) Hz (\(afterMove.count) samples after the move, \
