@@ -20,6 +20,8 @@ public final class AudioFileOutput {
     public let format: RenderFormat
     /// Frames written so far.
     public var framesWritten: Int { writer.framesWritten }
+    /// The sample rates a file is written at, in Hz.
+    public static let sampleRates = 1...768_000
 
     private let writer: any AudioFileWriter
     private let target: URL
@@ -33,7 +35,7 @@ public final class AudioFileOutput {
     ///
     /// - Throws: ``SoundStageError/Code-swift.struct/invalidArgument`` for a file name whose
     ///   extension names no format SoundStage writes, a bit depth (16, 24, 32) or quality
-    ///   (-0.1...1) out of range, or more than 8 channels;
+    ///   (-0.1...1) out of range, a sample rate outside ``sampleRates``, or more than 8 channels;
     ///   ``SoundStageError/Code-swift.struct/fileAccess`` when the file cannot be written.
     public init(url: URL, format: RenderFormat, container: RecordingContainer? = nil, bitDepth: Int = 16, quality: Float = 0.5) throws {
         let member = "init(url:format:container:bitDepth:quality:)"
@@ -47,6 +49,9 @@ public final class AudioFileOutput {
         }
         let channels = format.channels.channelCount
         guard (1...8).contains(channels) else { throw fail(.invalidArgument, "a file of \(channels) channels cannot be written") }
+        guard Self.sampleRates.contains(format.sampleRate) else {
+            throw fail(.invalidArgument, "the sample rate must be in \(Self.sampleRates) Hz, got \(format.sampleRate)")
+        }
         if container == .oggVorbis {
             guard quality.isFinite, OggVorbisWriter.qualities.contains(quality) else {
                 throw fail(.invalidArgument, "the Ogg Vorbis quality must be in \(OggVorbisWriter.qualities), got \(quality)")

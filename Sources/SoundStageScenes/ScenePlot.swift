@@ -27,7 +27,7 @@ public enum ScenePlot {
     /// 20 ms windows. Fill it as the render comes (``LevelGraph``'s `add`) and draw it
     /// with ``svg(scene:levels:sampleRate:realFractions:)``, and no render need be kept.
     public static func levelGraph(channels: ChannelLayout, sampleRate: Int) -> LevelGraph {
-        LevelGraph(channels: channels.channelCount, windowFrames: max(1, sampleRate / 50))
+        LevelGraph(channels: channels, windowFrames: max(1, sampleRate / 50))
     }
 
     /// The SVG document for `scene` and the levels of its render at `sampleRate`, taken in a

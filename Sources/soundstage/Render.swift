@@ -38,7 +38,7 @@ struct Render: ParsableCommand {
         let started = Date()
         // Written and measured as it is made: the render is never held whole, whatever its length.
         let file = wav.open(RenderFormat(sampleRate: description.sampleRate, channels: description.channels, sampleType: .float32))
-        var levels = plot == nil ? LevelGraph(channels: description.channels.channelCount, windowFrames: 0)
+        var levels = plot == nil ? LevelGraph(channels: description.channels, windowFrames: 0)
             : ScenePlot.levelGraph(channels: description.channels, sampleRate: description.sampleRate)
         let render: SceneRender
         do {

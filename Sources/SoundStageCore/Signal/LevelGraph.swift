@@ -21,10 +21,10 @@ public struct LevelGraph: Sendable {
     private var windowSums: [Double]
     private var windowFill = 0
 
-    /// An empty graph of `channels` channels with windows of `windowFrames` frames; with
-    /// `windowFrames` 0, only the levels over all of it are kept.
-    public init(channels: Int, windowFrames: Int) {
-        self.channels = max(1, channels)
+    /// An empty graph of audio laid out as `layout`, with windows of `windowFrames` frames;
+    /// with `windowFrames` 0 (or less), only the levels over all of it are kept.
+    public init(channels layout: ChannelLayout, windowFrames: Int) {
+        self.channels = layout.channelCount
         self.windowFrames = windowFrames
         peaks = [Float](repeating: 0, count: self.channels)
         sums = [Double](repeating: 0, count: self.channels)
@@ -38,12 +38,13 @@ public struct LevelGraph: Sendable {
         return (0..<channels).map { (LevelMeter.dB(Double(peaks[$0])), LevelMeter.dB((sums[$0] / frames).squareRoot())) }
     }
 
-    /// Takes in interleaved samples of whole frames (a partial frame at the end is left out).
+    /// Takes in interleaved samples of whole frames of the graph's layout (a partial frame at
+    /// the end is left out).
     public mutating func add(_ samples: [Float]) {
         samples.withUnsafeBufferPointer { add($0) }
     }
 
-    /// Takes in a block of rendered audio of this graph's channel count.
+    /// Takes in a block of rendered audio of this graph's layout.
     public mutating func add(_ audio: RenderedAudio) {
         add(audio.samples)
     }

@@ -43,7 +43,7 @@ extension RenderedAudio {
     /// Peak and RMS level of every channel over consecutive windows of `frames` frames (a
     /// partial window at the end is left out): a level graph over time.
     public func levels(windowFrames frames: Int) -> [[(peak: Double, rms: Double)]] {
-        var graph = LevelGraph(channels: format.channels.channelCount, windowFrames: max(1, frames))
+        var graph = LevelGraph(channels: format.channels, windowFrames: max(1, frames))
         graph.add(samples)
         return graph.windows
     }

@@ -79,5 +79,9 @@ struct SceneStreamingTests {
         #expect(throws: SoundStageError.self) { try checked.append(mono) }
         #expect(throws: SoundStageError.self) { try checked.append(samples: [0, 0, 0]) }
         #expect(throws: SoundStageError.self) { try AudioFileOutput(url: folder.file("x.mp3"), format: whole.format) }
+        for rate in [0, -48_000, 768_001, Int.max, Int.min] {
+            #expect(throws: SoundStageError.self, "\(rate) Hz") { try AudioFileOutput(url: folder.file("rate.wav"), format: RenderFormat(sampleRate: rate)) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("rate.wav").path))
     }
 }
