@@ -1,5 +1,6 @@
 import Foundation
 import SoundStageCore
+import SoundStageSession
 
 /// The output's latency: the mode asked of the sound server (``LatencyMode``), what the
 /// device reports, and the step back to a safer mode when the machine does not hold one.
@@ -19,6 +20,24 @@ extension AudioEngine {
     public var outputLatency: Double? {
         guard !isOffline, let nanoseconds = device.latencyNanoseconds, nanoseconds > 0 else { return nil }
         return Double(nanoseconds) * 1e-9
+    }
+
+    /// The latency the sound server gave the output's stream, as the server says it: on
+    /// PipeWire its `node.latency` (``ServerNodeLatency``), read by the session's monitor; nil
+    /// on PulseAudio, offline, without a session, or before the server has shown the stream.
+    public var serverNodeLatency: ServerNodeLatency? {
+        guard !isOffline else { return nil }
+        return session?.outputNodeLatency
+    }
+
+    /// Where the sound server's floor, not the latency mode, set the output's latency: the
+    /// period the mode asked and what the server gave, read from the server (on PipeWire, its
+    /// `pulse.min.quantum`: `the server's floor: 144 frames asked, PipeWire gave the stream
+    /// 256/48000 (5.3 ms), its pulse.min.quantum`); nil where the mode was met, with no mode,
+    /// on PulseAudio, or before the server has shown the stream.
+    public var latencyFloorNote: String? {
+        guard let request = context.serverLatencyRequest, let given = serverNodeLatency else { return nil }
+        return given.floorNote(asked: request)
     }
 
     /// How many underruns the watch saw in the last ``underrunWindow`` seconds, since it last

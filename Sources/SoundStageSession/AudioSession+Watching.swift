@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SoundStageCore
 
 extension AudioSession {
@@ -142,6 +147,16 @@ extension AudioSession {
     package var soundServerOutput: SoundServerOutput {
         let monitor = state.withLockedValue { $0.watchers?.soundServer }
         return monitor?.output ?? .unwatched
+    }
+}
+
+extension AudioSession {
+    /// The latency PipeWire gave this process's newest playback stream, read from the server
+    /// by the session's monitor (``ServerNodeLatency``); nil on PulseAudio, before the server
+    /// has shown the stream, or while the sound server is not watched.
+    package var outputNodeLatency: ServerNodeLatency? {
+        let monitor = state.withLockedValue { $0.watchers?.soundServer }
+        return monitor?.nodeLatencyOfNewestStream(ofProcess: getpid())
     }
 }
 

@@ -35,6 +35,8 @@ struct SinkInput: Sendable {
     var volumeWritable = false
     /// Its `module-stream-restore.id` (see ``DuckedStream/restoreID``).
     var restoreID: String?
+    /// The latency PipeWire gave it (its `node.latency`); nil on PulseAudio.
+    var nodeLatency: ServerNodeLatency?
 
     /// Whether a stream's `media.role` is a call's: `phone` as PulseAudio clients give it
     /// (`paplay --property=media.role=phone`), `Phone` as PipeWire's own clients do

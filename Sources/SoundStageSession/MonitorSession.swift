@@ -355,7 +355,8 @@ final class MonitorSession: Sendable {
             application: property(properties, ss_prop_application_name()),
             volume: info.has_volume != 0 ? Self.values(of: info.volume) : [],
             volumeWritable: info.volume_writable != 0,
-            restoreID: property(properties, ss_prop_stream_restore_id()))
+            restoreID: property(properties, ss_prop_stream_restore_id()),
+            nodeLatency: property(properties, "node.latency").flatMap(ServerNodeLatency.init(property:)))
         emit(state.withLock { $0.upsertSinkInput(context, input) })
         duckingSaw(context, input)
         if input.pid == getpid() { listen(to: input, context, rate: info.sample_spec.rate, channels: info.sample_spec.channels) }

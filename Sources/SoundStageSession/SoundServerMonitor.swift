@@ -177,6 +177,16 @@ final class SoundServerMonitor: Sendable {
         } ?? []
     }
 
+    /// The latency PipeWire gave the newest of process `pid`'s playback streams (its
+    /// `node.latency`, ``ServerNodeLatency``); nil on PulseAudio, for a process with no
+    /// stream, or when the monitor is not connected.
+    func nodeLatencyOfNewestStream(ofProcess pid: Int32) -> ServerNodeLatency? {
+        session?.state.withLock { s in
+            guard s.phase == .up else { return nil }
+            return s.inputs.values.filter { $0.pid == pid }.max { $0.index < $1.index }?.nodeLatency
+        } ?? nil
+    }
+
     /// The name servers give the sink they show while they have no other: PulseAudio's
     /// module-always-sink and PipeWire's module-fallback-sink both call it `auto_null`
     /// ("Dummy Output", translated), and both remove it as soon as another sink appears.

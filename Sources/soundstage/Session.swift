@@ -143,7 +143,13 @@ struct Session: AsyncParsableCommand {
         }
         let end = seconds.map { ContinuousClock.now + .seconds($0) }
         var nextStatus = ContinuousClock.now
+        var nodeLatency: ServerNodeLatency?
         while !stop.asked && !Task.isCancelled && (end.map { ContinuousClock.now < $0 } ?? true) {
+            // What PipeWire gave the stream, once it shows it and whenever it changes.
+            if let given = engine.serverNodeLatency, given != nodeLatency {
+                nodeLatency = given
+                say("server: \(engine.latencyFloorNote ?? "the output's stream has node.latency \(given)")")
+            }
             if statusEvery > 0, let playing, ContinuousClock.now >= nextStatus {
                 say(String(format: "status: voice %@ at frame %.1f on %@", "\(playing.status)", playing.playheadFrames ?? -1, engine.device.name))
                 nextStatus = ContinuousClock.now + .seconds(statusEvery)
