@@ -72,7 +72,9 @@ package final class PrivatePulse: Sendable {
             // On no session bus: PulseAudio claims org.pulseaudio.Server on the one it finds, and
             // refuses to start where another server holds it (a second private server, or one
             // beside the PipeWire lane's bus: seen in CI).
-            _ = try ToolRunner.runDiscardingOutput(pulseaudio, ["-D", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix"],
+            // SOUNDSTAGE_PULSE_LOG=FILE: the server's debug log there (for a failure to be read).
+            let log = ProcessInfo.processInfo.environment["SOUNDSTAGE_PULSE_LOG"].map { ["--log-target=file:\($0)", "--log-level=debug", "--log-time=1"] } ?? []
+            _ = try ToolRunner.runDiscardingOutput(pulseaudio, ["-D", "-n", "--exit-idle-time=-1", "--load=module-native-protocol-unix"] + log,
                                                    environment: daemonState.merging(["XDG_RUNTIME_DIR": runtime.path,
                                                                  "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime.path)/no-session-bus"]) { $1 })
         case .pipewire:

@@ -43,7 +43,7 @@ struct MixerPriorityTests {
         let threads = Self.threads(of: child.pid)
         let realTime = threads.filter { $0.policy != 0 }
         print("MixerPriorityTests: \(threads.count) threads, real-time \(realTime), allowed \(Self.mayUseRealTime)")
-        try #require(threads.contains { $0.name == "SoundStage svc" }, "the engine did not start in 20 s: \(threads)")
+        try #require(threads.contains { $0.name == "SoundStage svc" }, "the engine did not start in 20 s: \(threads); the tool \(child.ending), printed \(child.lines.suffix(10))")
         if Self.mayUseRealTime {
             // One thread: OpenAL Soft's mixer (SoundStage's own threads stay normal).
             #expect(realTime.count == 1 && realTime[0].policy == 2 && realTime[0].priority == 1, "\(threads)")
