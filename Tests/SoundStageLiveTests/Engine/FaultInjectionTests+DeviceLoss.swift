@@ -137,6 +137,18 @@ struct FaultInjectionDeviceLossTests {
               + "back \(Self.spread(repaired)) ms after the repair; the tone in each new file at \(Self.spread(levels)) dB")
     }
 
+    /// The server's sinks and sink inputs, in the lines a failure needs: state, sink, corked,
+    /// latencies, application and process.
+    static func serverState(_ pulse: PrivatePulse) -> String {
+        let keys = ["Sink #", "Sink Input #", "State:", "Name:", "Sink:", "Corked:", "Buffer Latency:", "Sink Latency:", "Latency:",
+                    "application.name", "application.process.id", "node.latency", "media.name"]
+        let lines = ["sinks", "sink-inputs", "source-outputs"].flatMap { kind in
+            ((try? pulse.pactl(["list", kind]).stdout) ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { line in keys.contains { line.hasPrefix($0) } }
+        }
+        return lines.joined(separator: " | ")
+    }
+
     /// Seconds into `samples` (at 48 kHz) of the first 10 ms whose peak is above 0.05.
     static func onset(_ samples: [Float]) -> Double? {
         stride(from: 0, to: max(0, samples.count - 480), by: 480)
@@ -158,7 +170,7 @@ struct FaultInjectionDeviceLossTests {
         let effectPlays = try await effect.nextLine(containing: "playing sine"), musicPlays = try await music.nextLine(containing: "playing sine")
         try #require(effectPlays != nil && musicPlays != nil,
                      "\(effect.lines) \(music.lines)")
-        var recovered = ContinuousClock.now, moves: [Double] = [], levels: [Double] = [], reasons: [String: Int] = [:]
+        var recovered = ContinuousClock.now, moves: [Double] = [], levels: [Double] = [], onsets: [Double] = [], reasons: [String: Int] = [:]
         // The sink the effect moves to next is listened to from when it is made: a null sink
         // with nothing to play sleeps in blocks of 2 s, so its monitor's first samples come
         // up to 2 s after a recording starts.
@@ -185,16 +197,40 @@ struct FaultInjectionDeviceLossTests {
             modules[current] = try pulse.addSink(current)
             let next = try pulse.record(current, latencyMilliseconds: 20)
             #expect(try await music.nextLine(containing: "engine: routeChanged(", after: musicBefore) != nil, "cycle \(cycle): \(music.lines.suffix(4))")
-            // The tone arrives at the other sink: the last 0.2 s of the first 0.35 s after the move.
-            try await listening.samples(seconds: Double(heardFrom) / 48_000 + 0.35)
-            // Only those 0.35 s: what came later (the test may get here a second late on a
-            // loaded machine) is another measurement, of what the server played since.
-            let afterMove = Array(listening.samples.dropFirst(heardFrom).prefix(16_800))
-            let (level, hz) = AudioSessionServerTests.toneLevel(afterMove, lastSeconds: 0.2)
-            try #require(afterMove.count >= 9_600 && level > -30 && abs(hz - 440) < 8, """
+            // The tone arrives at the other sink, and plays there: 0.2 s of it from 0.05 s after
+            // its onset. The new stream starts when the server first takes from it: within
+            // 0.15 s of the move in most cycles, but in about one of 60 beside the PipeWire
+            // lane and the offline tests the game's clock stood still 0.5 to 1.5 s after the
+            // move, on PulseAudio and on PipeWire (its status lines), with its stream on the
+            // right sink, not corked, then went on from where it stood: the server had not
+            // taken from it (a null sink with nothing to play renders ahead in blocks of up to
+            // 2 s; the cause inside the server is not pinned down). So the onset is looked for
+            // in the 2 s after the move (its spread is said below), read as the recording comes.
+            let window = 2 * 48_000
+            var afterMove: [Float] = [], start: Double?
+            let waitingSince = ContinuousClock.now
+            while ContinuousClock.now - waitingSince < .seconds(15) {
+                afterMove = Array(listening.samples.dropFirst(heardFrom).prefix(window + 12_000))
+                start = Self.onset(Array(afterMove.prefix(window)))
+                if let start, afterMove.count >= Int((start + 0.25) * 48_000) { break }
+                if start == nil && afterMove.count >= window { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let heard = start.map { Array(afterMove.dropFirst(Int(($0 + 0.05) * 48_000)).prefix(9_600)) } ?? []
+            let (level, hz) = AudioSessionServerTests.toneLevel(heard, lastSeconds: 0.2)
+            let played = start != nil && heard.count >= 9_600 && level > -30 && abs(hz - 440) < 8
+            // What the server says of its streams and sinks, for a failure to show (a stream
+            // corked, on which sink, how much it holds; a sink suspended).
+            let server = played ? "" : Self.serverState(pulse)
+            try #require(played, """
                 cycle \(cycle): the effect on \(other) at \(level) dB, \(hz) Hz (\(afterMove.count) samples after the move, \
-                the first 10 ms above 0.05 from \(Self.onset(afterMove).map { "\($0) s" } ?? "nowhere") after it); the game printed \(effect.lines.suffix(4))
+                the first 10 ms above 0.05 from \(start.map { "\($0) s" } ?? "nowhere in 2 s") after it, \
+                the last sample above 0.05 at \(afterMove.lastIndex { abs($0) > 0.05 }.map { String(format: "%.3f s", Double($0) / 48_000) } ?? "none"); \
+                the move seen \((moved.at - unloaded) / .milliseconds(1)) ms after the unload); \
+                the game printed since the unload \(effect.lines[before...].map { $0 }), the music \(music.lines[musicBefore...].map { $0 }); \
+                the server: \(server)
                 """)
+            onsets.append(try #require(start) * 1_000)
             levels.append(level)
             listening.stop()
             listening = next
@@ -210,6 +246,6 @@ struct FaultInjectionDeviceLossTests {
         #expect(moves.max() ?? .infinity < 1000, "each move within a second of the unload: \(Self.spread(moves)) ms")
         print("device loss (sink unloaded), \(Self.cycles) cycles: the effect moved after \(Self.spread(moves)) ms (min / median / max), "
               + "as \(reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
-              + "the tone on the other sink at \(Self.spread(levels)) dB")
+              + "the tone on the other sink \(Self.spread(onsets)) ms after the move, at \(Self.spread(levels)) dB")
     }
 }
