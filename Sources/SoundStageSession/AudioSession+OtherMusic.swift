@@ -86,10 +86,11 @@ extension AudioSession {
     func reconsiderOtherMusic() {
         thread.submit { [self] in
             reconsiderDucking()
+            let watching = members.contains { $0.watchesSystem }
             let change = state.withLockedValue { s -> Bool? in
                 guard !s.otherMusic.givenBack else { return nil }
                 let should = s.isActive && s.category.interruptsOthers && s.options.isDisjoint(with: [.mixWithOthers, .duckOthers])
-                    && s.liveMembers.contains { $0.watchesSystem }
+                    && watching
                 guard should != s.otherMusic.holding else { return nil }
                 s.otherMusic.holding = should
                 return should
@@ -116,7 +117,7 @@ extension AudioSession {
     /// Only for a session a real-time engine or recorder joined: one that renders offline (a
     /// test, a tool) is no game the user plays.
     func pauseOtherMusicForInterruption(_ reason: InterruptionReason) {
-        guard reason == .phoneCall || reason == .app, state.withLockedValue({ s in s.liveMembers.contains { $0.watchesSystem } }) else { return }
+        guard reason == .phoneCall || reason == .app, members.contains(where: \.watchesSystem) else { return }
         thread.submit { [self] in pausePlayingMusic(into: \.pausedForInterruption) }
     }
 

@@ -64,12 +64,12 @@ public final class AudioSession: Sendable {
             throw SoundStageError(.invalidState, operation: "AudioSession.setCategory(\(category))", object: "audio session \(name)",
                                   reason: "a recorder is recording, and \(category) cannot record; stop it first")
         }
-        let members = state.withLockedValue { s -> [any SessionMember] in
+        let members = state.withLockedValue { s -> [WeakMember] in
             s.options = options
             guard s.category != category else { return [] }
             s.category = category
-            return s.liveMembers
-        }
+            return s.members
+        }.live
         for member in members { member.sessionCategoryChanged(category) }
         reconsiderOtherMusic()
     }
@@ -85,11 +85,11 @@ public final class AudioSession: Sendable {
     ///
     /// - Throws: nothing yet; kept throwing as `AVAudioSession.setActive` is.
     public func setActive(_ active: Bool) throws {
-        let members = state.withLockedValue { s -> [any SessionMember]? in
+        let members = state.withLockedValue { s -> [WeakMember]? in
             guard s.isActive != active else { return nil }
             s.isActive = active
-            return s.liveMembers
-        }
+            return s.members
+        }?.live
         guard let members else { return }
         for member in members { member.sessionActivated(active) }
         post(.activeChanged(active))
@@ -118,11 +118,11 @@ public final class AudioSession: Sendable {
     func begin(_ reason: InterruptionReason) {
         telling.lock()
         defer { telling.unlock() }
-        let members = state.withLockedValue { s -> [any SessionMember]? in
+        let members = state.withLockedValue { s -> [WeakMember]? in
             if reason == .phoneCall && !s.category.isInterruptedByCalls { return nil }
             guard s.interruptions.insert(reason).inserted, s.interruptions.count == 1 else { return nil }
-            return s.liveMembers
-        }
+            return s.members
+        }?.live
         guard let members else { return }
         for member in members { member.sessionInterruptionBegan() }
         post(.interruptionBegan(reason))
@@ -134,15 +134,15 @@ public final class AudioSession: Sendable {
     package func end(_ reason: InterruptionReason, shouldResume: Bool) {
         telling.lock()
         defer { telling.unlock() }
-        let ending = state.withLockedValue { s -> ([any SessionMember], Bool)? in
+        let ending = state.withLockedValue { s -> ([WeakMember], Bool)? in
             guard s.interruptions.remove(reason) != nil else { return nil }
             s.resumeAfterInterruptions = s.resumeAfterInterruptions && shouldResume
             guard s.interruptions.isEmpty else { return nil }
             defer { s.resumeAfterInterruptions = true }
-            return (s.liveMembers, s.resumeAfterInterruptions)
+            return (s.members, s.resumeAfterInterruptions)
         }
-        guard let (members, resume) = ending else { return }
-        for member in members { member.sessionInterruptionEnded(shouldResume: resume) }
+        guard let (entries, resume) = ending else { return }
+        for member in entries.live { member.sessionInterruptionEnded(shouldResume: resume) }
         post(.interruptionEnded(shouldResume: resume))
         endOtherMusicInterruption(resume: resume)
     }
@@ -157,9 +157,10 @@ public final class AudioSession: Sendable {
         if member.watchesSystem { thread.submit { [self] in startWatching() } }
         telling.lock()
         defer { telling.unlock() }
+        let gone = state.withLockedValue { $0.members }.gone()
         let (category, active, interrupted) = state.withLockedValue { s in
-            s.members.removeAll { $0.member == nil }
-            s.members.append(WeakMember(member: member))
+            s.members.removeAll { gone.contains($0.id) }
+            s.members.append(WeakMember(member))
             return (s.category, s.isActive, !s.interruptions.isEmpty)
         }
         member.sessionCategoryChanged(category)
@@ -170,7 +171,8 @@ public final class AudioSession: Sendable {
 
     /// A member leaves (an engine shut down): the session tells it nothing more.
     package func leave(_ member: any SessionMember) {
-        state.withLockedValue { s in s.members.removeAll { $0.member == nil || $0.member === member } }
+        let gone = state.withLockedValue { $0.members }.gone(leaving: member)
+        state.withLockedValue { s in s.members.removeAll { gone.contains($0.id) } }
         reconsiderOtherMusic()
     }
 
@@ -178,12 +180,13 @@ public final class AudioSession: Sendable {
     /// from its deinit, where it can no longer be named): the session works out again what
     /// it holds without it, as ``leave(_:)`` does.
     package func memberGone() {
-        state.withLockedValue { s in s.members.removeAll { $0.member == nil } }
+        let gone = state.withLockedValue { $0.members }.gone()
+        state.withLockedValue { s in s.members.removeAll { gone.contains($0.id) } }
         reconsiderOtherMusic()
     }
 
     /// The engines that joined and are alive.
-    var members: [any SessionMember] { state.withLockedValue { $0.liveMembers } }
+    var members: [any SessionMember] { state.withLockedValue { $0.members }.live }
 
     // MARK: - Events
 
@@ -238,5 +241,4 @@ struct SessionState {
     /// The watchers, once started (nil before the first real-time engine joins).
     var watchers: Watchers?
 
-    var liveMembers: [any SessionMember] { members.compactMap(\.member) }
 }

@@ -36,7 +36,33 @@ extension SessionMember {
     package func sessionOutputDropout(seconds: Double) {}
 }
 
-/// A member held weakly.
+/// A member held weakly, and known by its identity without being loaded.
+///
+/// Loading the weak reference makes a strong one for a moment: where another thread lets go
+/// of the member's last other reference meanwhile, the member's deinit runs as that moment
+/// ends, and an engine's deinit tells its session it went (``AudioSession/memberGone()``),
+/// which takes the session's state. So members are loaded only outside that state's lock
+/// (``Array/live``), and kept or removed by ``id`` inside it (a sample ended its engine while
+/// the session's thread looked at its members, and the precondition of a lock opened from
+/// inside its own closure stopped the process).
 struct WeakMember {
     weak var member: (any SessionMember)?
+    let id: ObjectIdentifier
+
+    init(_ member: any SessionMember) {
+        self.member = member
+        id = ObjectIdentifier(member)
+    }
+}
+
+extension Array where Element == WeakMember {
+    /// The members still alive, as strong references: read outside the session's state lock
+    /// (see ``WeakMember``).
+    var live: [any SessionMember] { compactMap(\.member) }
+
+    /// The ids of the members gone (and of `leaving`, if given): read outside the session's
+    /// state lock.
+    func gone(leaving: (any SessionMember)? = nil) -> Set<ObjectIdentifier> {
+        Set(filter { entry in entry.member.map { leaving.map(ObjectIdentifier.init) == ObjectIdentifier($0) } ?? true }.map(\.id))
+    }
 }

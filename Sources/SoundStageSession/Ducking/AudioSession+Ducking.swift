@@ -26,18 +26,20 @@ extension AudioSession {
     /// Whether the session lowers other applications now.
     public var ducksOthers: Bool { state.withLockedValue { $0.ducking } }
 
-    /// Whether the session should duck now: asked for, active, with a real-time engine.
-    func shouldDuck(_ s: SessionState) -> Bool {
-        s.isActive && s.options.contains(.duckOthers) && s.liveMembers.contains { $0.watchesSystem }
+    /// Whether the session should duck now: asked for, active, with a real-time engine
+    /// (`watching`: whether one of its members plays to a real device, read outside the lock).
+    func shouldDuck(_ s: SessionState, watching: Bool) -> Bool {
+        s.isActive && s.options.contains(.duckOthers) && watching
     }
 
     /// Begins or ends the ducking as the session's state asks. On the session's thread.
     func reconsiderDucking() {
         // Only through the sound server's monitor: without it (not watched, or no libpulse)
         // the session does not duck, and says nothing of it.
+        let watching = members.contains { $0.watchesSystem }
         let change = state.withLockedValue { s -> (duck: Bool, depth: Double, monitor: SoundServerMonitor)? in
             guard let monitor = s.watchers?.soundServer else { return nil }
-            let should = shouldDuck(s)
+            let should = shouldDuck(s, watching: watching)
             guard should != s.ducking else { return nil }
             s.ducking = should
             return (should, s.duckingDepth, monitor)
