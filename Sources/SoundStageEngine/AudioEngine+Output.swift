@@ -66,6 +66,7 @@ extension AudioEngine {
         context.handle.setErrorSink { found.append($0) }
         old.context.handle.setErrorSink(nil)
         let (oldRate, newRate) = (old.context.frequency, context.frequency)
+        let gone = state.withLockedValue(held) { $0.made }.gone
         let (players, sounds, category, paused) = state.withLockedValue(held) { s -> ([Player], [Sound], AudioSession.Category, Bool) in
             s.lastLatencySeconds = 0
             if oldRate != newRate, oldRate > 0 {
@@ -75,7 +76,7 @@ extension AudioEngine {
             }
             // Every player the engine made: playing, paused and scheduled ones, and idle ones,
             // whose sources would otherwise keep the old device open.
-            s.made.removeAll { $0.player == nil }
+            s.made.removeAll { gone.contains($0.id) }
             s.sounds.removeAll { $0.sound == nil }
             return (s.made.compactMap(\.player), s.sounds.compactMap(\.sound), s.category, s.devicePaused)
         }

@@ -103,6 +103,21 @@ struct SilentOutput {
 /// A player held weakly.
 struct WeakPlayer {
     weak var player: Player?
+    /// The player's identity, read without loading it: loading makes a strong reference for a
+    /// moment, and where another thread let go of the player's last other one meanwhile, its
+    /// deinit (which counts its source back into the engine's state) would run inside the
+    /// engine's state lock. So players are loaded outside that lock and removed by id in it.
+    let id: ObjectIdentifier
+
+    init(_ player: Player) {
+        self.player = player
+        id = ObjectIdentifier(player)
+    }
+}
+
+extension Array where Element == WeakPlayer {
+    /// The ids of the players gone: read outside the engine's state lock (see ``WeakPlayer``).
+    var gone: Set<ObjectIdentifier> { Set(filter { $0.player == nil }.map(\.id)) }
 }
 
 struct WeakSound {

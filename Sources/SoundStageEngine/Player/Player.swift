@@ -58,9 +58,10 @@ public final class Player: Sendable, CustomStringConvertible {
         self.engineRef = engine
         self.isEffect = isEffect
         if isEffect { state.withLockedValue { $0.settings.bus = Bus.effectsIndex } }
+        let gone = engine.state.withLockedValue { $0.made }.gone
         engine.state.withLockedValue { s in
-            s.made.removeAll { $0.player == nil }
-            s.made.append(WeakPlayer(player: self))
+            s.made.removeAll { gone.contains($0.id) }
+            s.made.append(WeakPlayer(self))
         }
     }
 
