@@ -76,7 +76,7 @@ extension AudioEngine {
             }
             // Every player the engine made: playing, paused and scheduled ones, and idle ones,
             // whose sources would otherwise keep the old device open.
-            s.made.removeAll { gone.contains($0.id) }
+            s.made.removeAll { gone.contains($0.serial) }
             s.sounds.removeAll { $0.sound == nil }
             return (s.made.compactMap(\.player), s.sounds.compactMap(\.sound), s.category, s.devicePaused)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SoundStageCore
 import SoundStageSession
 
@@ -103,21 +104,25 @@ struct SilentOutput {
 /// A player held weakly.
 struct WeakPlayer {
     weak var player: Player?
-    /// The player's identity, read without loading it: loading makes a strong reference for a
-    /// moment, and where another thread let go of the player's last other one meanwhile, its
-    /// deinit (which counts its source back into the engine's state) would run inside the
-    /// engine's state lock. So players are loaded outside that lock and removed by id in it.
-    let id: ObjectIdentifier
+    /// A number of its own, read without loading the player: loading makes a strong reference
+    /// for a moment, and where another thread let go of the player's last other one meanwhile,
+    /// its deinit (which counts its source back into the engine's state) would run inside the
+    /// engine's state lock. So players are loaded outside that lock and removed by serial in
+    /// it (not by address: a player made after one went may be given the same one).
+    let serial: UInt64
+
+    private static let issued = Atomic<UInt64>(0)
 
     init(_ player: Player) {
         self.player = player
-        id = ObjectIdentifier(player)
+        serial = Self.issued.add(1, ordering: .relaxed).newValue
     }
 }
 
 extension Array where Element == WeakPlayer {
-    /// The ids of the players gone: read outside the engine's state lock (see ``WeakPlayer``).
-    var gone: Set<ObjectIdentifier> { Set(filter { $0.player == nil }.map(\.id)) }
+    /// The serials of the players gone: read outside the engine's state lock (see
+    /// ``WeakPlayer``).
+    var gone: Set<UInt64> { Set(filter { $0.player == nil }.map(\.serial)) }
 }
 
 struct WeakSound {

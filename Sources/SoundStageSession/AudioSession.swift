@@ -159,7 +159,7 @@ public final class AudioSession: Sendable {
         defer { telling.unlock() }
         let gone = state.withLockedValue { $0.members }.gone()
         let (category, active, interrupted) = state.withLockedValue { s in
-            s.members.removeAll { gone.contains($0.id) }
+            s.members.removeAll { gone.contains($0.serial) }
             s.members.append(WeakMember(member))
             return (s.category, s.isActive, !s.interruptions.isEmpty)
         }
@@ -172,7 +172,7 @@ public final class AudioSession: Sendable {
     /// A member leaves (an engine shut down): the session tells it nothing more.
     package func leave(_ member: any SessionMember) {
         let gone = state.withLockedValue { $0.members }.gone(leaving: member)
-        state.withLockedValue { s in s.members.removeAll { gone.contains($0.id) } }
+        state.withLockedValue { s in s.members.removeAll { gone.contains($0.serial) } }
         reconsiderOtherMusic()
     }
 
@@ -181,7 +181,7 @@ public final class AudioSession: Sendable {
     /// it holds without it, as ``leave(_:)`` does.
     package func memberGone() {
         let gone = state.withLockedValue { $0.members }.gone()
-        state.withLockedValue { s in s.members.removeAll { gone.contains($0.id) } }
+        state.withLockedValue { s in s.members.removeAll { gone.contains($0.serial) } }
         reconsiderOtherMusic()
     }
 

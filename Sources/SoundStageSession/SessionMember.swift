@@ -1,3 +1,4 @@
+import Synchronization
 import SoundStageCore
 
 /// What the audio session asks of an engine or a recorder that joined it. They (later
@@ -36,22 +37,25 @@ extension SessionMember {
     package func sessionOutputDropout(seconds: Double) {}
 }
 
-/// A member held weakly, and known by its identity without being loaded.
+/// A member held weakly, and known by a number of its own without being loaded.
 ///
 /// Loading the weak reference makes a strong one for a moment: where another thread lets go
 /// of the member's last other reference meanwhile, the member's deinit runs as that moment
 /// ends, and an engine's deinit tells its session it went (``AudioSession/memberGone()``),
 /// which takes the session's state. So members are loaded only outside that state's lock
-/// (``Array/live``), and kept or removed by ``id`` inside it (a sample ended its engine while
-/// the session's thread looked at its members, and the precondition of a lock opened from
-/// inside its own closure stopped the process).
+/// (``Array/live``), and kept or removed by ``serial`` inside it (a sample ended its engine
+/// while the session's thread looked at its members, and the precondition of a lock opened
+/// from inside its own closure stopped the process). A serial, not the object's address: a
+/// member made after one went may be given the same address.
 struct WeakMember {
     weak var member: (any SessionMember)?
-    let id: ObjectIdentifier
+    let serial: UInt64
+
+    private static let issued = Atomic<UInt64>(0)
 
     init(_ member: any SessionMember) {
         self.member = member
-        id = ObjectIdentifier(member)
+        serial = Self.issued.add(1, ordering: .relaxed).newValue
     }
 }
 
@@ -60,9 +64,9 @@ extension Array where Element == WeakMember {
     /// (see ``WeakMember``).
     var live: [any SessionMember] { compactMap(\.member) }
 
-    /// The ids of the members gone (and of `leaving`, if given): read outside the session's
-    /// state lock.
-    func gone(leaving: (any SessionMember)? = nil) -> Set<ObjectIdentifier> {
-        Set(filter { entry in entry.member.map { leaving.map(ObjectIdentifier.init) == ObjectIdentifier($0) } ?? true }.map(\.id))
+    /// The serials of the members gone (and of `leaving`, if given): read outside the
+    /// session's state lock.
+    func gone(leaving: (any SessionMember)? = nil) -> Set<UInt64> {
+        Set(filter { entry in entry.member.map { member in leaving.map { $0 === member } ?? false } ?? true }.map(\.serial))
     }
 }

@@ -60,7 +60,7 @@ public final class Player: Sendable, CustomStringConvertible {
         if isEffect { state.withLockedValue { $0.settings.bus = Bus.effectsIndex } }
         let gone = engine.state.withLockedValue { $0.made }.gone
         engine.state.withLockedValue { s in
-            s.made.removeAll { gone.contains($0.id) }
+            s.made.removeAll { gone.contains($0.serial) }
             s.made.append(WeakPlayer(self))
         }
     }
