@@ -127,14 +127,14 @@ extension AudioEngine {
     }
 
     /// Keeps `old`, an output the engine moved away from while it played, until it has
-    /// played what it had mixed: twice its latency (three mixer updates when it reports
-    /// none yet), and 50 ms more. The service tick lets it go then
+    /// played what it had mixed (``PlayingOut``): at least twice its latency (three mixer
+    /// updates when it reports none yet), and 50 ms more. The service tick lets it go then
     /// (``releasePlayedOut(_:)``).
     private func playOut(_ held: borrowing LockHeld, _ old: EngineOutput) {
         let updates = old.context.refresh > 0 ? 3 / Double(old.context.refresh) : 0
         let reported = Double(old.device.latencyNanoseconds ?? 0) * 1e-9
-        let until = ContinuousClock.now + .seconds(2 * max(reported, updates) + 0.05)
-        state.withLockedValue(held) { $0.playingOut.append((old, until)) }
+        let kept = PlayingOut(old, latencySeconds: max(reported, updates), now: ContinuousClock.now)
+        state.withLockedValue(held) { $0.playingOut.append(kept) }
     }
 
     /// Lets go of the outputs that have played out what they had mixed: each context is
@@ -142,11 +142,15 @@ extension AudioEngine {
     /// is let go (closing a device takes a while).
     func releasePlayedOut(_ held: borrowing LockHeld) {
         let now = ContinuousClock.now
+        let waiting = state.withLockedValue(held) { $0.playingOut }
+        guard !waiting.isEmpty else { return }
+        // The devices are read outside the engine's state (they take the gateway lock, held).
+        let played = Set(waiting.filter { $0.hasPlayedOut(at: now) }.map { ObjectIdentifier($0.output.device) })
+        guard !played.isEmpty else { return }
         var done: [EngineOutput] = []
         state.withLockedValue(held) { s in
-            guard s.playingOut.contains(where: { $0.until <= now }) else { return }
-            done = s.playingOut.filter { $0.until <= now }.map(\.output)
-            s.playingOut.removeAll { $0.until <= now }
+            done = s.playingOut.filter { played.contains(ObjectIdentifier($0.output.device)) }.map(\.output)
+            s.playingOut.removeAll { played.contains(ObjectIdentifier($0.output.device)) }
         }
         done.removeAll()
     }

@@ -59,7 +59,7 @@ struct EngineState {
     var lost: LostOutput?
     /// Outputs the engine moved away from while they played, kept until they have played
     /// what they had mixed.
-    var playingOut: [(output: EngineOutput, until: ContinuousClock.Instant)] = []
+    var playingOut: [PlayingOut] = []
     /// The last replacement of a lost device: when, and the wait the attempts had reached. A
     /// replacement lost again soon after goes on from that wait instead of starting over, so
     /// a device that keeps failing is not reopened every tick.
