@@ -67,6 +67,20 @@ struct JSONReader {
         return s
     }
 
+    /// A string naming one of `choices` (each known by `name`); the error lists them all.
+    func choice<T>(_ value: JSONValue, _ path: String, of choices: [T], named name: (T) -> String) throws -> T {
+        let given = try string(value, path)
+        guard let found = choices.first(where: { name($0) == given }) else {
+            throw error(path, "must be one of \(choices.map { "\"\(name($0))\"" }.joined(separator: ", ")), got \"\(given)\"")
+        }
+        return found
+    }
+
+    /// A string naming one of an enumeration's cases by its raw value.
+    func choice<T: CaseIterable & RawRepresentable>(_ value: JSONValue, _ path: String, of type: T.Type) throws -> T where T.RawValue == String {
+        try choice(value, path, of: Array(T.allCases), named: \.rawValue)
+    }
+
     /// `key` of the object `o` at `path`, which must be there.
     func required(_ o: [String: JSONValue], _ key: String, _ path: String) throws -> JSONValue {
         guard let value = o[key] else { throw error(path, "\"\(key)\" is required") }

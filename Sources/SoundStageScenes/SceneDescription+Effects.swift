@@ -46,10 +46,7 @@ extension SceneDescription {
                 let bus = try r.string(b, "\(p).bus")
                 guard known.contains(bus) else { throw r.error("\(p).bus", "no bus \"\(bus)\" (\(known.sorted().joined(separator: ", ")))") }
                 guard !scene.effects.buses.contains(where: { $0.bus == bus }) else { throw r.error("\(p).bus", "bus \"\(bus)\" has an effect already") }
-                let type = try r.string(e, "\(p).effect")
-                guard let defaults = EffectSettings.byTypeName.first(where: { $0.name == type })?.defaults else {
-                    throw r.error("\(p).effect", "must be one of \(EffectSettings.byTypeName.map { "\"\($0.name)\"" }.joined(separator: ", ")), got \"\(type)\"")
-                }
+                let defaults = try r.choice(e, "\(p).effect", of: EffectSettings.byTypeName, named: \.name).defaults
                 var extra: Set<String> = ["bus", "effect", "level"]
                 if case .reverb = defaults { extra.insert("preset") }
                 let settings = try parseEffect(item, p, defaults: defaults, extra: extra, r)

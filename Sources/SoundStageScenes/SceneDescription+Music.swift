@@ -189,13 +189,7 @@ extension SceneDescription {
         let list = try r.array(o["items"], "\(path).items")
         guard !list.isEmpty else { throw r.error("\(path).items", "a track needs at least one item") }
         var track = TrackDescription(name: name, items: try list.enumerated().map { try parseSound($1, "\(path).items[\($0)]", r) })
-        if let v = o["repeat"] {
-            let mode = try r.string(v, "\(path).repeat")
-            guard let repeatMode = Playlist.RepeatMode(rawValue: mode) else {
-                throw r.error("\(path).repeat", "must be one of \(Playlist.RepeatMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(mode)\"")
-            }
-            track.repeatMode = repeatMode
-        }
+        if let v = o["repeat"] { track.repeatMode = try r.choice(v, "\(path).repeat", of: Playlist.RepeatMode.self) }
         if let v = o["tempo"] {
             let t = try r.object(v, "\(path).tempo", keys: ["bpm", "beatsPerBar", "firstBeat"])
             guard let bpm = t["bpm"] else { throw r.error("\(path).tempo", "\"bpm\" is required") }

@@ -33,22 +33,10 @@ extension SceneDescription {
             guard Limits.outputSampleRates.contains(rate) else { throw r.error("$.sampleRate", "must be in \(Limits.outputSampleRates), got \(rate)") }
             scene.sampleRate = rate
         }
-        if let v = top["channels"] {
-            let name = try r.string(v, "$.channels")
-            guard let layout = ChannelLayout(rawValue: name), layout.isOutputLayout else {
-                throw r.error("$.channels", "must be one of \(ChannelLayout.outputLayouts.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(name)\"")
-            }
-            scene.channels = layout
-        }
+        if let v = top["channels"] { scene.channels = try r.choice(v, "$.channels", of: ChannelLayout.outputLayouts, named: \.rawValue) }
         if let v = top["hrtf"] { scene.hrtf = try r.bool(v, "$.hrtf") }
         if let v = top["allowOutside"] { scene.allowsFilesOutside = try r.bool(v, "$.allowOutside") }
-        if let v = top["distanceModel"] {
-            let name = try r.string(v, "$.distanceModel")
-            guard let model = DistanceModel(rawValue: name) else {
-                throw r.error("$.distanceModel", "must be one of \(DistanceModel.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(name)\"")
-            }
-            scene.distanceModel = model
-        }
+        if let v = top["distanceModel"] { scene.distanceModel = try r.choice(v, "$.distanceModel", of: DistanceModel.self) }
         if let v = top["dopplerFactor"] { scene.dopplerFactor = try r.float(v, "$.dopplerFactor", min: 0) }
         if let v = top["speedOfSound"] {
             scene.speedOfSound = try r.float(v, "$.speedOfSound", min: 0)
@@ -112,10 +100,7 @@ extension SceneDescription {
         }
         let o = try r.object(value, path, keys: ["tone", "frequency", "duration"])
         guard let toneValue = o["tone"] else { throw r.error(path, "expected a file name or {\"tone\": ..., \"frequency\": ..., \"duration\": ...}") }
-        let name = try r.string(toneValue, "\(path).tone")
-        guard let shape = Waveform(sceneName: name) else {
-            throw r.error("\(path).tone", "must be one of \(Waveform.allCases.map { "\"\($0.sceneName)\"" }.joined(separator: ", ")), got \"\(name)\"")
-        }
+        let shape = try r.choice(toneValue, "\(path).tone", of: Waveform.allCases, named: \.sceneName)
         guard let f = o["frequency"] else { throw r.error(path, "\"frequency\" is required for a tone") }
         guard let d = o["duration"] else { throw r.error(path, "\"duration\" is required for a tone") }
         let frequency = try r.float(f, "\(path).frequency", min: 0)

@@ -201,12 +201,6 @@ extension SceneDescription {
             guard Voice.priorityRange.contains(s.priority) else { throw r.error("\(path).priority", "must be in \(Voice.priorityRange), got \(s.priority)") }
         }
         if let v = o["pinned"] { s.pinned = try r.bool(v, "\(path).pinned") }
-        if let v = o["whenVirtual"] {
-            let name = try r.string(v, "\(path).whenVirtual")
-            guard let mode = WhenVirtual(rawValue: name) else {
-                throw r.error("\(path).whenVirtual", "must be one of \(WhenVirtual.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(name)\"")
-            }
-            s.whenVirtual = mode
-        }
+        if let v = o["whenVirtual"] { s.whenVirtual = try r.choice(v, "\(path).whenVirtual", of: WhenVirtual.self) }
     }
 }
