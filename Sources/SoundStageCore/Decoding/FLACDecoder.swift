@@ -31,6 +31,8 @@ final class FLACDecoder: NamedDecoder {
     /// libFLAC's functions (loaded at the first FLAC decoded).
     private let flac: ss_flac
     private(set) var damage: [DecodeDamage.Span] = []
+    /// The most the stream may decode to.
+    private let limit: DecodeLimit
 
     var container: SoundFile.Container { .flac }
     var encoding: String { "flac" }
@@ -70,11 +72,12 @@ final class FLACDecoder: NamedDecoder {
         }
         channels = layout!
         sampleRate = stream.rate
-        // A stated length is kept to what the bytes could hold (a lying header cannot promise
-        // more); reads end where the stream does anyway.
-        frameCount = Int(min(stream.total, UInt64(data.count) * 8))
         stream.floats = stream.bits > 16
         outputFormat = BufferFormat(stream.floats ? .float32 : .int16, layout!)
+        // A stated length is kept to the limit (a lying header cannot promise more); reads end
+        // where the stream does anyway.
+        limit = DecodeLimit(inputBytes: data.count, frameBytes: outputFormat.bytesPerBlock)
+        frameCount = limit.capped(Int(clamping: stream.total))
     }
 
     deinit {
@@ -84,6 +87,9 @@ final class FLACDecoder: NamedDecoder {
 
     func read(maxFrames: Int) throws -> [UInt8] {
         let frameBytes = outputFormat.bytesPerBlock
+        if maxFrames > 0, position == frameCount, frameCount == limit.frames, stream.total > UInt64(frameCount) {
+            try refuseWhatIsPastTheLimit(frameBytes)
+        }
         let wanted = max(0, min(maxFrames, frameCount - position)) * frameBytes
         var ended = false
         while stream.pending.count < wanted {
@@ -126,6 +132,16 @@ final class FLACDecoder: NamedDecoder {
         let out = Array(stream.pending.prefix(taken))
         stream.pending.removeFirst(taken)
         return out
+    }
+
+    /// At the limit, in a stream that states more: refused if it holds more (decoded frames
+    /// past the limit waiting, or a frame more that decodes).
+    private func refuseWhatIsPastTheLimit(_ frameBytes: Int) throws {
+        if stream.pending.isEmpty, flac.get_state(decoder) != FLAC__STREAM_DECODER_END_OF_STREAM {
+            _ = flac.process_single(decoder)
+            stream.error = nil
+        }
+        try limit.check(position, adding: stream.pending.count / frameBytes, format: "FLAC", name: name)
     }
 
     func seek(toFrame frame: Int) throws {

@@ -18,6 +18,8 @@ final class OpusDecoder: NamedDecoder {
     private let map: [Int]
     private var decodedAny = false
     private(set) var damage: [DecodeDamage.Span] = []
+    /// The most the stream may decode to.
+    private let limit: DecodeLimit
 
     var container: SoundFile.Container { .ogg }
     var encoding: String { "opus" }
@@ -73,9 +75,10 @@ final class OpusDecoder: NamedDecoder {
         }
         self.file = file
         channels = layout
-        // What the stream states (its last granule less the pre-skip), kept to what the bytes
-        // could hold: an Opus frame of 2.5 ms takes at least a byte.
-        frameCount = Int(min(max(0, opus.pcm_total(file, -1)), Int64(data.count) * 120))
+        // What the stream states (its last granule less the pre-skip), kept to the limit: a
+        // lying granule promises no more.
+        limit = DecodeLimit(inputBytes: data.count, frameBytes: 4 * count)
+        frameCount = limit.capped(Int(opus.pcm_total(file, -1)))
         map = VorbisDecoder.channelMap(count)
     }
 
@@ -89,7 +92,7 @@ final class OpusDecoder: NamedDecoder {
         var remaining = max(0, maxFrames)
         // Decoded straight into the bytes returned (a stated length may lie: room for what is
         // left and one packet more, capped; anything beyond grows the array).
-        var out = [UInt8](repeating: 0, count: min(remaining, max(0, frameCount - position) + 5_760, 1 << 24) * frameBytes)
+        var out = [UInt8](repeating: 0, count: min(remaining, max(0, frameCount - position) + 5_760, limit.room(1 << 24, at: position) + 5_760) * frameBytes)
         var filled = 0
         var scratch = count > 2 ? [Float](repeating: 0, count: 5_760 * count) : []
         while remaining > 0 {
@@ -123,6 +126,7 @@ final class OpusDecoder: NamedDecoder {
             guard Int(opus.channel_count(file, -1)) == count else {
                 throw SoundFile.failure(.decodingFailed, "decode(Ogg Opus)", object: name, "a chained stream changes its channel count")
             }
+            try limit.check(position, adding: frames, format: "Ogg Opus", name: name)
             decodedAny = true
             if count > 2 {
                 out.withUnsafeMutableBytes { raw in

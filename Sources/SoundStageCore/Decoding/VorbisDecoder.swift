@@ -16,6 +16,8 @@ final class VorbisDecoder: NamedDecoder {
     private let map: [Int]
     private var decodedAny = false
     private(set) var damage: [DecodeDamage.Span] = []
+    /// The most the stream may decode to.
+    private let limit: DecodeLimit
 
     var container: SoundFile.Container { .ogg }
     var encoding: String { "vorbis" }
@@ -77,7 +79,10 @@ final class VorbisDecoder: NamedDecoder {
         }
         channels = layout
         sampleRate = rate
-        frameCount = Int(max(0, ov_pcm_total(file, -1)))
+        // What the stream states (its last granule), kept to the limit: a lying granule
+        // promises no more.
+        limit = DecodeLimit(inputBytes: data.count, frameBytes: 4 * layout.channelCount)
+        frameCount = limit.capped(Int(ov_pcm_total(file, -1)))
         map = Self.channelMap(layout.channelCount)
     }
 
@@ -90,9 +95,9 @@ final class VorbisDecoder: NamedDecoder {
     func read(maxFrames: Int) throws -> [UInt8] {
         let count = channels.channelCount
         let frameBytes = 4 * count
-        // The stated length may lie: room for no more than what is left plus a page, capped;
-        // anything beyond goes to `overflow`.
-        let capacity = min(max(0, maxFrames), max(0, frameCount - position) + 8_192, 1 << 26) * frameBytes
+        // The stated length may lie: room for no more than what is left plus a page, within
+        // the limit and capped; anything beyond goes to `overflow`.
+        let capacity = min(max(0, maxFrames), max(0, frameCount - position) + 8_192, limit.room(1 << 26, at: position)) * frameBytes
         var overflow: [UInt8] = []
         var remaining = max(0, maxFrames)
         let result = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
@@ -122,6 +127,7 @@ final class VorbisDecoder: NamedDecoder {
                     throw SoundFile.failure(.decodingFailed, "decode(Ogg Vorbis)", object: name,
                                             "a chained stream changes its channel count")
                 }
+                try limit.check(position, adding: frames, format: "Ogg Vorbis", name: name)
                 decodedAny = true
                 let bytes = frames * frameBytes
                 if initialized + bytes <= capacity, let base = buffer.baseAddress {

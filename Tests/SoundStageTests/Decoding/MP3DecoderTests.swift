@@ -68,6 +68,27 @@ struct MP3DecoderTests {
         #expect(loaded == streamed && Measure.dB(loaded) > -30, "streamed equals loaded (\(zip(loaded, streamed).filter { $0 != $1 }.count) differ)")
     }
 
+    @Test("a seek in an MPEG-2 stream at 8 kb/s and 24 kHz (a frame's data reaching 11 frames back) gives the samples read in order from there, to 1e-6")
+    func lowBitrateSeeks() throws {
+        let folder = try TemporaryFolder()
+        let wav = folder.file("voice.wav"), mp3 = folder.file("voice.mp3")
+        // A sweep with noise: what a low rate spends its reservoir on.
+        #expect(try ToolRunner.run(try tool("sox"), ["-n", "-r", "24000", "-c", "1", "-b", "16", wav.path,
+                                                     "synth", "3", "sine", "200-3000", "synth", "3", "pinknoise", "mix", "gain", "-9"]).status == 0)
+        #expect(try ToolRunner.run(try tool("lame"), ["--quiet", "-b", "8", "--resample", "24", wav.path, mp3.path]).status == 0)
+        let whole = try SoundFile.decode(contentsOf: mp3).floatSamples()
+        var worst: [Int: Float] = [:]
+        for frame in [20_001, 36_000, 50_123, 70_000] where frame < whole.count {
+            let decoder = try SoundFile.decoder(contentsOf: mp3)
+            try decoder.seek(toFrame: frame)
+            let got = try decoder.read(maxFrames: 4_608).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let want = Array(whole[frame..<min(whole.count, frame + 4_608)])
+            #expect(got.count == want.count, "a seek to frame \(frame): \(got.count) samples, \(want.count) in order")
+            worst[frame] = zip(got, want).map { abs($0 - $1) }.max() ?? 0
+        }
+        #expect(worst.values.allSatisfy { $0 <= 1e-6 }, "the largest difference after each seek: \(worst.sorted { $0.key < $1.key })")
+    }
+
     @Test("truncated, garbage, non-audio and empty MP3 data give a typed error naming the file, never a crash")
     func badInput() throws {
         let folder = try TemporaryFolder()
