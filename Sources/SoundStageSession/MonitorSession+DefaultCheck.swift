@@ -162,37 +162,3 @@ extension MonitorSession {
         if let timer = check.timer { ss_timer_free(loop.raw, timer.raw) }
     }
 }
-
-extension MonitorSession {
-    /// The server's default sink as it says now, asked over this connection and waited for
-    /// up to `timeout`: `.some(nil)` when it has none, nil when the monitor is not connected
-    /// or no answer came in time. The monitor's tables can run behind the server by the events
-    /// on their way to it; a reply comes after every event the server sent before it. Not on
-    /// the loop thread (it would wait for itself).
-    func askDefaultSink(timeout: Duration) -> String?? {
-        guard libpulse.threaded_mainloop_in_thread(loop.raw) == 0 else { return nil }
-        let answer = LockedBox<String??>(nil)
-        libpulse.threaded_mainloop_lock(loop.raw)
-        let context = state.withLock { s in !s.stopped && s.phase == .up ? s.context : nil }
-        if let context {
-            // The reply's reference, released by the reply; a connection that fails first
-            // cancels the question without calling it, and leaves the box behind.
-            let box = Unmanaged.passRetained(answer).toOpaque()
-            let asked = libpulse.context_get_server_info(context.raw, { _, info, box in
-                guard let box else { return }
-                let answer = Unmanaged<LockedBox<String??>>.fromOpaque(box).takeRetainedValue()
-                let name = info?.pointee.default_sink_name.map { String(cString: $0) }
-                answer.withLock { $0 = .some(name) }
-            }, box)
-            if let asked { libpulse.operation_unref(asked) } else { Unmanaged<LockedBox<String??>>.fromOpaque(box).release() }
-        }
-        libpulse.threaded_mainloop_unlock(loop.raw)
-        guard context != nil else { return nil }
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let said = answer.withLock({ $0 }) { return said }
-            usleep(500)
-        }
-        return nil
-    }
-}

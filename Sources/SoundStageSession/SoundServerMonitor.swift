@@ -199,8 +199,9 @@ final class SoundServerMonitor: Sendable {
     /// lost as soon as the server removes its sink, before the monitor hears of it: on
     /// PipeWire with OpenAL Soft 1.23.1 an engine moved onto the placeholder the monitor had
     /// not yet seen), must be a sink the monitor knows and not the placeholder. Not on the
-    /// monitor's thread. Waits up to 100 ms for the server's answer (its own socket: under 1 ms
-    /// unless it is going); none is `.gone`.
+    /// monitor's thread. Waits up to 100 ms for the server's answer on PulseAudio (the
+    /// monitor's socket: under 1 ms unless it is going), up to 300 ms on PipeWire (a connection
+    /// made for it, `MonitorSession+DefaultAsk`); none is `.gone`.
     var output: SoundServerOutput {
         guard let session else { return .unwatched }
         let known = session.state.withLock { s -> SoundServerOutput in
