@@ -219,6 +219,13 @@ let package = Package(
             dependencies: ["SoundStage"],
             path: "Tests/MusicAtExit"
         ),
+        // A game whose sound server is stopped (SIGSTOP) in the middle of a device reset or
+        // its exit: run by FrozenServerTests. Not a product.
+        .executableTarget(
+            name: "FrozenServer",
+            dependencies: ["SoundStage"],
+            path: "Tests/FrozenServer"
+        ),
         // The tests, in targets by tier, in folders that mirror Sources: offline renders
         // (parallel), the live ones on the real sound server (scripts/test.sh runs them in a
         // process of their own, serialized), and the game's (offline scripts, and the game in

@@ -64,17 +64,20 @@ extension AudioEngine {
     public func setLatencyMode(_ mode: LatencyMode) throws {
         guard !isOffline else { throw failure(.invalidState, "setLatencyMode(_:)", "an offline engine has no sound server to ask") }
         guard !isShutDown else { throw failure(.invalidState, "setLatencyMode(_:)", "the engine was shut down") }
-        try OpenAL.lock.withLock { held in try changeLatency(held, to: mode, reason: .asked, underruns: 0) }
+        try changeLatency(LatencyStep(mode: mode, reason: .asked, underruns: 0))
         deliverEvents()
     }
 
     /// Watches the output's clock at a tick, and steps back to the next safer mode when the
     /// machine does not hold this one. Only for a mode asked (with none, OpenAL Soft's own
     /// periods are not SoundStage's to change).
-    func watchOutputClock(_ held: borrowing LockHeld) {
+    ///
+    /// Returns the step back to take, which the caller takes once it lets go of the gateway's
+    /// lock (``changeLatency(_:)``: a reset waits on the sound server).
+    func watchOutputClock(_ held: borrowing LockHeld) -> LatencyStep? {
         let (device, context) = output.withLock { ($0.device, $0.context) }
-        if takeHeardDropouts(held, context) { return }
-        guard context.latencyMode != nil, context.followsLatencyModes, let clock = device.clockNanoseconds else { return }
+        if let step = takeHeardDropouts(held, context) { return step }
+        guard context.latencyMode != nil, context.followsLatencyModes, let clock = device.clockNanoseconds else { return nil }
         let wall = currentTime
         // The server's buffer absorbs a late mixer up to its length: the mode's, or what the
         // device reports if it gave more (a server with a larger quantum), at least a period.
@@ -95,21 +98,17 @@ extension AudioEngine {
             if seen { s.outputUnderruns += 1 }
             return seen
         }
-        guard underrun, let safer = context.latencyMode?.safer else { return }
+        guard underrun, let safer = context.latencyMode?.safer else { return nil }
         let count = state.withLockedValue(held) { $0.underrunWatch.count(within: Self.underrunWindow, before: wall) }
-        guard count >= Self.underrunsBeforeSteppingBack else { return }
-        do {
-            try changeLatency(held, to: safer, reason: .underruns, underruns: count)
-        } catch {
-            reportServiceError(held, error, player: nil)
-        }
+        guard count >= Self.underrunsBeforeSteppingBack else { return nil }
+        return LatencyStep(mode: safer, reason: .underruns, underruns: count)
     }
 
     /// Reports the dropouts the sound server heard since the last tick, each an underrun, and
-    /// steps back to the next safer mode at the first (a listener heard it): returns whether it
-    /// stepped back. Not within a second of a change of mode (what the old stream played as it
-    /// went is not the new one's).
-    private func takeHeardDropouts(_ held: borrowing LockHeld, _ context: AudioContext) -> Bool {
+    /// steps back to the next safer mode at the first (a listener heard it): returns the step
+    /// back, if it is one. Not within a second of a change of mode (what the old stream played
+    /// as it went is not the new one's).
+    private func takeHeardDropouts(_ held: borrowing LockHeld, _ context: AudioContext) -> LatencyStep? {
         let wall = currentTime
         let mode = context.latencyMode
         let heard = state.withLockedValue(held) { s -> [Double] in
@@ -121,19 +120,32 @@ extension AudioEngine {
             return heard.map(\.seconds)
         }
         guard !heard.isEmpty, mode != nil, context.followsLatencyModes, let safer = mode?.safer,
-              wall - state.withLockedValue(held, { $0.latencyChangedAt }) > OutputUnderrunWatch.settling else { return false }
-        do {
-            try changeLatency(held, to: safer, reason: .dropouts, underruns: heard.count)
-        } catch {
-            reportServiceError(held, error, player: nil)
-        }
-        return true
+              wall - state.withLockedValue(held, { $0.latencyChangedAt }) > OutputUnderrunWatch.settling else { return nil }
+        return LatencyStep(mode: safer, reason: .dropouts, underruns: heard.count)
     }
 
-    private func changeLatency(_ held: borrowing LockHeld, to mode: LatencyMode, reason: LatencyChange.Reason, underruns: Int) throws {
+    /// Takes `step`: the device reset, then the change noted and reported. The reset waits on
+    /// the sound server, up to libpulse's 30 s for one that is stopped: made with no gateway
+    /// lock held (`DeviceRoundTrip`), so the game's calls go on while the server answers.
+    func changeLatency(_ step: LatencyStep) throws {
         let context = self.context
         let from = context.latencyMode
-        try context.switchLatency(to: mode)
+        try context.switchLatency(to: step.mode)
+        OpenAL.lock.withLock { held in noteLatencyChange(held, context, from: from, to: step.mode, reason: step.reason, underruns: step.underruns) }
+    }
+
+    /// ``changeLatency(_:)`` for the service thread: an error is reported as the service's.
+    func stepLatency(_ step: LatencyStep) {
+        do {
+            try changeLatency(step)
+        } catch {
+            OpenAL.lock.withLock { held in reportServiceError(held, error, player: nil) }
+        }
+    }
+
+    /// Notes a latency change `context` made from `from` to `mode` (asked) and reports it.
+    private func noteLatencyChange(_ held: borrowing LockHeld, _ context: AudioContext, from: LatencyMode?, to mode: LatencyMode,
+                                   reason: LatencyChange.Reason, underruns: Int) {
         // The mode the context holds: a safer one than asked where the server's periods near
         // it were not whole (AudioContext.periodFrames).
         let holding = context.latencyMode ?? mode
@@ -144,4 +156,12 @@ extension AudioEngine {
                                                                    requestedSeconds: Double(holding.requestedMilliseconds) / 1_000))))
         }
     }
+}
+
+/// A change of latency mode decided under the gateway's lock and made after it: the mode, why,
+/// and the underruns that led to it.
+struct LatencyStep: Sendable {
+    let mode: LatencyMode
+    let reason: LatencyChange.Reason
+    let underruns: Int
 }

@@ -67,11 +67,14 @@ extension AudioEngine {
     /// refills loops and streams, notices players that reached their end, checks the
     /// context's unchecked property writes, and delivers events.
     public func update() {
+        // A step back from the latency mode is taken after the tick, with no lock held: its
+        // reset waits on the sound server (DeviceRoundTrip).
+        var step: LatencyStep?
         OpenAL.lock.withLock { held in
             guard !isShutDown else { return }
             if !isOffline { releasePlayedOut(held) }
             guard isOffline || checkOutput(held) else { return }
-            if !isOffline { watchOutputClock(held) }
+            if !isOffline { step = watchOutputClock(held) }
             // One look at the state for the clock and the due starts.
             let (now, frame, due) = state.withLockedValue(held) { s -> (Double, Int, [ScheduledStart]) in
                 let now = isOffline ? Double(s.renderedFrames) / Double(context.frequency) : currentTime
@@ -120,6 +123,7 @@ extension AudioEngine {
             }
             for error in foundErrors.take() { reportServiceError(held, error, player: nil) }
         }
+        if let step { stepLatency(step) }
         deliverEvents()
     }
 

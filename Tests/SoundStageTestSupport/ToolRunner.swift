@@ -49,9 +49,32 @@ package enum ToolRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Standard error read beside standard output: a tool that fills one pipe (gdb's
+        // warnings, 64 KB) while the other is read to its end would wait for ever.
+        let errors = LockedData()
+        let reader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let errData = errors.waitForValue()
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Data one thread reads and another waits for.
+private final class LockedData: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var data: Data?
+    func set(_ value: Data) {
+        condition.lock()
+        data = value
+        condition.broadcast()
+        condition.unlock()
+    }
+    func waitForValue() -> Data {
+        condition.lock()
+        defer { condition.unlock() }
+        while data == nil { condition.wait() }
+        return data!
     }
 }

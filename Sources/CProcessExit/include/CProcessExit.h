@@ -17,4 +17,10 @@
  * and the caller must make no OpenAL call. */
 int ss_exit_set_hook(void (*hook)(void));
 
+/* From inside the hook only: ends the process now with the status exit() was given, its
+ * standard streams flushed, the exit handlers registered before this one (the libraries'
+ * destructors, OpenAL Soft's clean-up among them) not run. For an exit that would otherwise
+ * wait on a sound server that does not answer, with another thread inside OpenAL. */
+__attribute__((noreturn)) void ss_exit_now(void);
+
 #endif

@@ -43,19 +43,27 @@ extension AudioContext {
     public var resets: Int { resetCount.load(ordering: .relaxed) }
 
     /// Resets the device (`alcResetDeviceSOFT`) with its attributes as `change` leaves them,
-    /// which it keeps: read, reset and kept under the gateway's lock, so two changes at once
-    /// (an HRTF switch, a latency step) do not undo each other.
+    /// which it keeps: read, reset and kept inside one `DeviceRoundTrip`, so two changes at
+    /// once (an HRTF switch, a latency step) do not undo each other. The reset waits on the
+    /// sound server; a caller that holds no gateway lock makes it without one, so the game's
+    /// other calls go on meanwhile.
     func resetDevice(member: String, _ change: (inout ContextAttributes) -> Void) throws {
         // A lost device cannot be reset: OpenAL Soft 1.19.1 refuses it with an ALC error.
         guard device.isConnected else {
             throw failure(.invalidState, member, "\(device) is lost (disconnected); ask again once the output is back")
         }
         let raw = device.handle.raw
-        try OpenAL.withDevice { _ in
+        // An HRTF by name is looked up under the gateway's lock, which the round trip does not
+        // take: read now, and only then (OpenAL Soft lists them under its device's lock).
+        var preview = attributes
+        change(&preview)
+        let hrtfs = preview.hrtfName != nil ? device.availableHRTFs : []
+        try DeviceRoundTrip.run(on: raw) {
+            // Closing the device happens inside a round trip too: not meanwhile.
             guard !handle.isClosed else { throw failure(.deviceClosed, member, "its device was closed") }
             var asked = attributes
             change(&asked)
-            var list = try Self.attributeList(asked, device: device) { code, reason in failure(code, member, reason) }
+            var list = try Self.attributeList(asked, device: device, availableHRTFs: hrtfs) { code, reason in failure(code, member, reason) }
             // OpenAL Soft 1.19.1 resets nothing for an empty list on a running device: the
             // frequency it has is asked for again.
             if list.count <= 1 { list = [ALC_FREQUENCY, ALCint(frequency), 0] }
@@ -117,8 +125,8 @@ extension AudioContext {
     /// `list`) until the reverb can mix in them (``periodHoldsReverb(_:)``). Returns the mode
     /// in effect (`mode`, or a safer one when no milliseconds near it gave whole periods) and
     /// what the stream asked of the server. The process's own `PULSE_LATENCY_MSEC` is checked
-    /// the same way, and replaced only when its periods are not whole. Under the gateway's
-    /// lock.
+    /// the same way, and replaced only when its periods are not whole. Inside a
+    /// `DeviceRoundTrip` (a reset), or under the gateway's lock (a context made).
     static func keepPeriodsWhole(_ device: AudioDevice, mode: LatencyMode?, asked: Int?, list: [ALCint],
                                  fail: (SoundStageError.Code, String) -> SoundStageError) throws -> (LatencyMode?, ServerLatencyRequest?) {
         let raw = device.handle.raw
@@ -190,13 +198,21 @@ extension AudioContext {
     /// to 4 frames, and one becomes 0). When the server gives such periods, the context asks
     /// again with the milliseconds nearest the mode's, then with the safer modes', and
     /// ``latencyMode`` says which it holds.
+    ///
+    /// While a device reset waits on the sound server (`DeviceRoundTrip`), the period read
+    /// last: OpenAL Soft 1.23 answers under its device's lock, which the reset holds.
     public var periodFrames: Int? {
         let raw = device.handle.raw
         // A loopback device has no period (OpenAL Soft 1.23 takes the question as an error).
         guard device.loopbackFormat == nil else { return nil }
         return OpenAL.withDevice { _ -> Int? in
             guard !handle.isClosed else { return nil }
-            return Self.period(raw)
+            guard let read = DeviceRoundTrip.unlessRunning(on: raw, { Self.period(raw) }) else {
+                let last = lastPeriodFrames.load(ordering: .relaxed)
+                return last > 0 ? last : nil
+            }
+            lastPeriodFrames.store(read ?? 0, ordering: .relaxed)
+            return read
         }
     }
 }

@@ -20,7 +20,9 @@ extension AudioContext {
         }
         let list = try Self.attributeList(attributes, device: device) { code, reason in failure(code, member, reason) }
         let raw = device.handle.raw
-        return try OpenAL.withDevice { _ in
+        // A round trip to the server, made without the gateway's lock where the caller holds
+        // none (`DeviceRoundTrip`).
+        return try DeviceRoundTrip.run(on: raw) {
             guard !handle.isClosed else { throw failure(.deviceClosed, member, "its device was closed") }
             guard let address = alcGetProcAddress(raw, "alcReopenDeviceSOFT") else {
                 throw failure(.extensionMissing, member, "alcReopenDeviceSOFT is not exported by this OpenAL")

@@ -28,6 +28,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     let liveSources = Atomic<Int>(0)
     /// Resets and reopenings in place (``resets``).
     let resetCount = Atomic<Int>(0)
+    /// The period read last (``periodFrames``), 0 before the first read.
+    let lastPeriodFrames = Atomic<Int>(0)
     /// What the context was made with (and the HRTF since switched to).
     let requestedAttributes: LockedBox<ContextAttributes>
     /// What the device's stream last asked of the server (``serverLatencyRequest``).
@@ -210,7 +212,9 @@ public final class AudioContext: Sendable, CustomStringConvertible {
 
     /// The ALC attribute list for `attributes` on `device` (checked; zero-terminated): for a
     /// new context, and for resetting the device (``switchHRTF(_:named:)``).
-    static func attributeList(_ attributes: ContextAttributes, device: AudioDevice,
+    /// `availableHRTFs`: the device's (``AudioDevice/availableHRTFs``) read beforehand, for a
+    /// caller that may not take the gateway's lock here (`DeviceRoundTrip`); nil: read here.
+    static func attributeList(_ attributes: ContextAttributes, device: AudioDevice, availableHRTFs: [String]? = nil,
                               fail: (SoundStageError.Code, String) -> SoundStageError) throws -> [ALCint] {
         var list: [ALCint] = []
         if let format = device.loopbackFormat, let channels = format.channels.alcValue {
@@ -253,7 +257,7 @@ public final class AudioContext: Sendable, CustomStringConvertible {
             case .default: list += [ALC_HRTF_SOFT, ALC_DONT_CARE_SOFT]
             }
             if let hrtfName = attributes.hrtfName {
-                let available = device.availableHRTFs
+                let available = availableHRTFs ?? device.availableHRTFs
                 guard let index = available.firstIndex(of: hrtfName) else {
                     throw fail(.invalidArgument, "no HRTF named '\(hrtfName)'; available: \(available.joined(separator: ", "))")
                 }
@@ -285,7 +289,12 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     /// The name of the HRTF in use, nil when HRTF is off.
     public var hrtfName: String? {
         guard hrtfStatus.isActive else { return nil }
-        return OpenAL.withDevice { _ in handle.isClosed ? nil : OpenAL.string(alcGetString(device.handle.raw, ALC_HRTF_SPECIFIER_SOFT)) }
+        return OpenAL.withDevice { _ in
+            guard !handle.isClosed else { return nil }
+            // While a reset waits on the server, the name read last (LastDeviceRead).
+            return device.readUnlessRoundTrip({ OpenAL.string(alcGetString(device.handle.raw, ALC_HRTF_SPECIFIER_SOFT)) },
+                                              keep: { $0.hrtfName = $1 }, last: \.hrtfName)
+        }
     }
 
     /// Whether the output limiter is on (nil without `ALC_SOFT_output_limiter`).

@@ -23,6 +23,13 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     /// The ALC extensions this device supports.
     public let extensions: [String]
     private let extensionSet: Set<String>
+    /// The last clock and latency read (``clockNanoseconds``, ``latencyNanoseconds``): what a
+    /// read gives while a round trip runs (`DeviceRoundTrip`).
+    private let lastClock = Atomic<Int64>(0), lastLatency = Atomic<Int64>(0)
+    /// Whether the device was connected when last asked (``isConnected``).
+    private let lastConnected = Atomic<Bool>(true)
+    /// Its integers, HRTF sets and HRTF name as last read (`readUnlessRoundTrip(_:keep:last:)`).
+    let lastRead = LockedBox(LastDeviceRead())
     /// Whether it is closed, and the contexts to destroy first when it is.
     let life: DeviceLife
     /// How a loopback device's renders are cut into blocks OpenAL Soft's reverb can mix.
@@ -226,9 +233,13 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         guard isExtensionPresent("ALC_SOFT_HRTF") else { return [] }
         return OpenAL.withDevice { _ in
             guard !isClosed else { return [] }
-            var count: ALCint = 0
-            alcGetIntegerv(handle.raw, ALC_NUM_HRTF_SPECIFIERS_SOFT, 1, &count)
-            return (0..<max(0, count)).compactMap { OpenAL.string(alcGetStringiSOFT(handle.raw, ALC_HRTF_SPECIFIER_SOFT, $0)) }
+            // While a reset waits on the server, the sets read last (OpenAL Soft lists them
+            // under its device's lock, which the reset holds).
+            return readUnlessRoundTrip({
+                var count: ALCint = 0
+                alcGetIntegerv(handle.raw, ALC_NUM_HRTF_SPECIFIERS_SOFT, 1, &count)
+                return (0..<max(0, count)).compactMap { OpenAL.string(alcGetStringiSOFT(handle.raw, ALC_HRTF_SPECIFIER_SOFT, $0)) }
+            }, keep: { $0.hrtfs = $1 }, last: \.hrtfs)
         }
     }
 
@@ -239,9 +250,15 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
         guard isExtensionPresent("ALC_EXT_disconnect") else { return !isClosed }
         return OpenAL.withDevice { _ in
             guard !isClosed else { return false }
-            var value: ALCint = 1
-            alcGetIntegerv(handle.raw, ALC_CONNECTED, 1, &value)
-            return value != 0
+            // While a reset waits on the server, what was read last (OpenAL Soft 1.23 answers
+            // under its device's lock, which the reset holds: DeviceRoundTrip).
+            guard let connected = DeviceRoundTrip.unlessRunning(on: handle.raw, { () -> Bool in
+                var value: ALCint = 1
+                alcGetIntegerv(handle.raw, ALC_CONNECTED, 1, &value)
+                return value != 0
+            }) else { return lastConnected.load(ordering: .relaxed) }
+            lastConnected.store(connected, ordering: .relaxed)
+            return connected
         }
     }
 
@@ -257,22 +274,41 @@ public final class AudioDevice: Sendable, CustomStringConvertible {
     public var latencyNanoseconds: Int64? { deviceClockValue(ALC_DEVICE_LATENCY_SOFT) }
 
     /// One 64-bit value of `ALC_SOFT_device_clock`; nil without the extension.
+    ///
+    /// While a round trip to the sound server runs on this device (a reset, `DeviceRoundTrip`), the
+    /// last value read: OpenAL Soft reads the clock under its device's lock, which the reset
+    /// holds until the server answers, and the engine's service thread reads it under the
+    /// gateway's lock every tick (measured: a server stopped 5 s in an HRTF switch held the
+    /// service thread here, and every game call behind it, 5.0 s). The clock stands still
+    /// through a reset anyway.
     private func deviceClockValue(_ param: Int32) -> Int64? {
         guard isExtensionPresent("ALC_SOFT_device_clock") else { return nil }
         return OpenAL.withDevice { _ -> Int64? in
             guard !isClosed else { return nil }
-            var value: ALCint64SOFT = 0
-            alcGetInteger64vSOFT(handle.raw, param, 1, &value)
-            return value
+            let clock = param == ALC_DEVICE_CLOCK_SOFT
+            let read = DeviceRoundTrip.unlessRunning(on: handle.raw) { () -> Int64 in
+                var value: ALCint64SOFT = 0
+                alcGetInteger64vSOFT(handle.raw, param, 1, &value)
+                return value
+            }
+            if let read {
+                if clock { lastClock.store(read, ordering: .relaxed) } else { lastLatency.store(read, ordering: .relaxed) }
+                return read
+            }
+            return clock ? lastClock.load(ordering: .relaxed) : lastLatency.load(ordering: .relaxed)
         }
     }
 
-    /// Reads one ALC integer of this device; 0 once it is closed.
+    /// Reads one ALC integer of this device; 0 once it is closed. While a reset waits on the
+    /// server, the value read last (0 if none was): OpenAL Soft 1.23 answers every integer
+    /// under its device's lock, which the reset holds (`LastDeviceRead`).
     func integer(_ held: borrowing LockHeld, _ param: Int32) -> Int32 {
         guard !isClosed else { return 0 }
-        var value: ALCint = 0
-        alcGetIntegerv(handle.raw, param, 1, &value)
-        return value
+        return readUnlessRoundTrip({
+            var value: ALCint = 0
+            alcGetIntegerv(handle.raw, param, 1, &value)
+            return value
+        }, keep: { $0.integers[param] = $1 }, last: { $0.integers[param] ?? 0 })
     }
 }
 

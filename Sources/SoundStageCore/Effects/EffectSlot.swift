@@ -57,7 +57,7 @@ public final class EffectSlot: Sendable, CustomStringConvertible {
         do {
             try OpenAL.withContext(handle) { scope in
                 try scope.call(Self.operationName("deinit"), on: description) {
-                    alAuxiliaryEffectSloti(name, AL_EFFECTSLOT_EFFECT, 0)
+                    Self.loadEffect(0, into: name, on: context.device)
                     alAuxiliaryEffectSlotf(name, AL_EFFECTSLOT_GAIN, 1)
                     alAuxiliaryEffectSloti(name, AL_EFFECTSLOT_AUXILIARY_SEND_AUTO, AL_TRUE)
                 }
@@ -88,12 +88,20 @@ public final class EffectSlot: Sendable, CustomStringConvertible {
         }
         try OpenAL.withContext(handle) { scope in
             try scope.call(Self.operationName("setEffect(_:)"), on: description) {
-                alAuxiliaryEffectSloti(name, AL_EFFECTSLOT_EFFECT, ALint(bitPattern: effect?.name ?? 0))
+                Self.loadEffect(ALint(bitPattern: effect?.name ?? 0), into: name, on: context.device)
             }
             // A reverb loaded (or its settings loaded again) cross-fades into them.
             context.device.reverbMayFade(release: context.release)
         }
         loaded.withLock { $0.effect = effect }
+    }
+
+    /// Loads effect `effect` (0: none) into slot `slot` on `device`, once no reset of the
+    /// device runs (``DeviceRoundTrip``): OpenAL Soft makes the new effect's state under its
+    /// device's lock, holding the context's property and slot locks, and a reset takes them
+    /// the other way round (1.19.1 and 1.23.1 alike). Under the gateway's lock.
+    private static func loadEffect(_ effect: ALint, into slot: ALuint, on device: AudioDevice) {
+        DeviceRoundTrip.run(on: device.handle.raw) { alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, effect) }
     }
 
     /// The gain of the slot's output, 0...1.

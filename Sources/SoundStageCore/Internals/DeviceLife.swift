@@ -1,4 +1,5 @@
 import COpenAL
+import CProcessExit
 import Foundation
 
 /// What the process knows of one open OpenAL device: its C handle, whether it was closed, and
@@ -29,13 +30,18 @@ final class DeviceLife: @unchecked Sendable {
 
     /// Closes the device, its contexts destroyed first (``ContextHandle/destroy(_:_:object:)``),
     /// unless it is closed already; it leaves the process's list.
+    ///
+    /// Inside ``DeviceRoundTrip``: a reset of the device running outside the gateway's lock
+    /// ends first, and none starts on it once it is closed.
     func close(_ held: borrowing LockHeld, _ operation: String, object: String) {
-        guard !isClosed else { return }
-        for context in contexts { context.destroy(held, operation, object: "a context of \(object)") }
-        contexts.removeAll()
-        isClosed = true
-        _ = isCapture ? alcCaptureCloseDevice(raw) : alcCloseDevice(raw)
-        Self.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        DeviceRoundTrip.run(on: raw) {
+            guard !isClosed else { return }
+            for context in contexts { context.destroy(held, operation, object: "a context of \(object)") }
+            contexts.removeAll()
+            isClosed = true
+            _ = isCapture ? alcCaptureCloseDevice(raw) : alcCloseDevice(raw)
+            Self.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        }
     }
 
     /// The devices open in the process.
@@ -47,8 +53,16 @@ final class DeviceLife: @unchecked Sendable {
     /// it exits while the service thread still holds it for a tick), before
     /// OpenAL Soft's own clean-up, which would report each as "device not closed". The
     /// gateway lock is then kept, so no thread calls into OpenAL once its clean-up has run.
+    ///
+    /// A thread inside OpenAL waiting on a sound server that does not answer (stopped, while
+    /// a device was reset: libpulse waits 30 s) would hold the exit as long, and OpenAL Soft's
+    /// clean-up would then run under it. When the gateway's lock or a round trip's is not let
+    /// go within ``exitWaitSeconds`` each, the process ends there (``ss_exit_now``: with the
+    /// status it exits with, its output flushed, the libraries' clean-up not run); the server
+    /// sees its connection close.
     static func closeAllAtExit() {
-        OpenAL.lock.holdForTheRestOfTheProcess { held in
+        let closed = OpenAL.lock.holdForTheRestOfTheProcess(within: exitWaitSeconds) { held in
+            guard DeviceRoundTrip.holdForTheRestOfTheProcess(within: exitWaitSeconds) else { ss_exit_now() }
             for life in DeviceLife.open.withLock({ Array($0.values) }) {
                 life.close(held, "exit", object: life.isCapture ? "a capture device" : "a device")
             }
@@ -57,5 +71,9 @@ final class DeviceLife: @unchecked Sendable {
             // And what OpenAL Soft logged that its copier has not passed on yet.
             OpenALLog.copy()
         }
+        if !closed { ss_exit_now() }
     }
+
+    /// How long the exit waits for the gateway's lock, and then for a round trip, to be let go.
+    static let exitWaitSeconds = 0.8
 }

@@ -37,17 +37,23 @@ package struct RecursiveLock: @unchecked Sendable {
 
     /// Makes a lock that lives as long as the process.
     init() {
-        mutex = .allocate(capacity: 1)
+        mutex = Self.recursiveMutex()
         depth = .allocate(capacity: 1)
         depth.initialize(to: 0)
         owner = .allocate(capacity: 1)
         owner.initialize(to: Atomic(0))
+    }
+
+    /// A recursive pthread mutex that lives as long as the process (never freed).
+    static func recursiveMutex() -> UnsafeMutablePointer<pthread_mutex_t> {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
         pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
+        return mutex
     }
 
     /// Runs `body` with the lock held.
@@ -72,12 +78,26 @@ package struct RecursiveLock: @unchecked Sendable {
     }
 
     /// Takes the lock, runs `body`, and never lets go: for the process's last words (its exit
-    /// handler), after which no other thread may call into OpenAL.
-    func holdForTheRestOfTheProcess(_ body: (borrowing LockHeld) -> Void) {
-        pthread_mutex_lock(mutex)
+    /// handler), after which no other thread may call into OpenAL. Waits at most `seconds`
+    /// for another thread to let go; returns false (nothing run, the lock not held) when none
+    /// did: that thread is stuck (in a call to a sound server that does not answer).
+    func holdForTheRestOfTheProcess(within seconds: Double, _ body: (borrowing LockHeld) -> Void) -> Bool {
+        guard Self.lock(mutex, within: seconds) else { return false }
         depth.pointee += 1
         if depth.pointee == 1 { owner.pointee.store(UInt(pthread_self()), ordering: .relaxed) }
         body(LockHeld())
+        return true
+    }
+
+    /// Takes `mutex` within `seconds` (of the realtime clock, as `pthread_mutex_timedlock`
+    /// measures): whether it did.
+    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>, within seconds: Double) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + Int(max(0, min(seconds, 3_600)) * 1e9)
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        return pthread_mutex_timedlock(mutex, &deadline) == 0
     }
 
     /// Whether the calling thread holds the lock (is inside a `withLock` call).

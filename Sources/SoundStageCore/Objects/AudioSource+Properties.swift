@@ -123,7 +123,9 @@ extension Property where Owner == AudioSource, Value == Double {
 
 extension Property where Owner == AudioSource, Value == OffsetWithLatency {
     /// The playback offset with the output latency (`AL_SEC_OFFSET_LATENCY_SOFT`,
-    /// `AL_SOFT_source_latency`), in double precision. Read-only.
+    /// `AL_SOFT_source_latency`), in double precision. Read-only. While a reset of the
+    /// source's device waits on the sound server (an HRTF switch, a latency change), the
+    /// offset with a latency of 0: OpenAL Soft reads the latency under locks the reset holds.
     public static var offsetWithLatency: Self { Self(SourceProperties.offsetWithLatency) }
 }
 
@@ -159,7 +161,17 @@ extension AudioSource {
         do {
             try OpenAL.withContext(context.handle) { scope in
                 try scope.call(Self.operationName(member), on: description) {
-                    alGetSourcei64vSOFT(name, parameter, &values)
+                    guard parameter == AL_SAMPLE_OFFSET_LATENCY_SOFT else { return alGetSourcei64vSOFT(name, parameter, &values) }
+                    // Not during a reset of the device (DeviceRoundTrip: the two take OpenAL
+                    // Soft's locks in opposite orders): then the offset alone, and the
+                    // latency the device last reported.
+                    let device = context.device
+                    guard DeviceRoundTrip.unlessRunning(on: device.handle.raw, { alGetSourcei64vSOFT(name, parameter, &values) }) != nil else {
+                        var frames: ALint = 0
+                        alGetSourcei(name, AL_SAMPLE_OFFSET, &frames)
+                        values = [Int64(frames) << 32, device.latencyNanoseconds ?? 0]
+                        return
+                    }
                 }
             }
         } catch {
@@ -234,7 +246,12 @@ enum SourceProperties {
     static let offsetWithLatency = PropertyAccessor<OffsetWithLatency>("offsetWithLatency", AL_SEC_OFFSET_LATENCY_SOFT, extension: "AL_SOFT_source_latency",
         read: { n, p in
             var v: [Double] = [0, 0]
-            alGetSourcedvSOFT(n, p, &v)
+            // Not during a device reset (DeviceRoundTrip: the two take OpenAL Soft's locks in
+            // opposite orders): then the offset alone, the latency 0 while the stream is made again.
+            if DeviceRoundTrip.unlessAnyRunning({ alGetSourcedvSOFT(n, p, &v) }) == nil {
+                alGetSourcedvSOFT(n, AL_SEC_OFFSET, &v)
+                v[1] = 0
+            }
             return OffsetWithLatency(offset: v[0], latency: v[1])
         },
         write: nil)
