@@ -13,7 +13,13 @@ Optionally the machine is loaded meanwhile: --busy N runs N busy loops, --beside
 `swift build -c release` from scratch (in .build-load/, started again each time it ends).
 
     scripts/drumdub-load.py [--seconds 300] [--latency low] [--drumdub .build/release/drumdub]
-                            [--busy N] [--beside-build] [--pipewire]
+                            [--busy N] [--beside-build] [--pipewire] [--monitor-ms 20]
+
+--monitor-ms is the latency the sink's recorder asks (parec --latency-msec). A reader of the
+sink's monitor sets how fast the sink runs: on PipeWire 20 ms makes the graph's quantum 512
+frames whatever the game asked, so a game at .safe is measured on a graph four times quicker
+than it would run alone; 200 lets the game's own latency set the quantum. With --pipewire,
+pw-top's view of the nodes (their quantum and xrun count, ERR) is printed at the end.
 
 Ends non-zero if drumdub stepped back from the mode, the server logged an underrun, or the
 sink's monitor holds a dropout.
@@ -27,6 +33,7 @@ parser.add_argument("--drumdub", default=".build/release/drumdub")
 parser.add_argument("--busy", type=int, default=0)
 parser.add_argument("--beside-build", action="store_true")
 parser.add_argument("--pipewire", action="store_true")
+parser.add_argument("--monitor-ms", type=int, default=20)
 args = parser.parse_args()
 
 root = tempfile.mkdtemp(prefix="drumdub-load.")
@@ -117,7 +124,7 @@ try:
     sink = subprocess.run(["pactl", "get-default-sink"], env=env, capture_output=True, text=True).stdout.strip()
     recording = f"{root}/monitor.raw"
     recorder = subprocess.Popen(["parec", "-d", f"{sink}.monitor", "--rate=48000", "--channels=2", "--format=float32le",
-                                 "--raw", "--latency-msec=20", recording], env=env)
+                                 "--raw", f"--latency-msec={args.monitor_ms}", recording], env=env)
     command = [os.path.abspath(args.drumdub), "--assets", os.path.abspath("assets"), "--latency", args.latency]
     tmux("new-session", "-d", "-x", "80", "-y", "24", " ".join(command))
     deadline = time.monotonic() + 15
@@ -144,6 +151,13 @@ try:
         beat += 1
         time.sleep(max(0, start + beat * 0.125 - time.monotonic()))
     after = server_underruns()
+    if args.pipewire:
+        top = f"{socket}-top"
+        subprocess.run(["tmux", "-L", top, "new-session", "-d", "-x", "160", "-y", "40", "pw-top"], env=env)
+        time.sleep(3)
+        view = subprocess.run(["tmux", "-L", top, "capture-pane", "-p"], env=env, capture_output=True, text=True).stdout
+        subprocess.run(["tmux", "-L", top, "kill-server"], env=env)
+        print("pw-top:\n" + "\n".join(l.rstrip() for l in view.splitlines() if l.strip()))
     stop_loads()
     recorder.terminate()
     recorder.wait()

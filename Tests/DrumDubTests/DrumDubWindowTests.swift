@@ -98,7 +98,9 @@ struct DrumDubWindowTests {
         let rig = try Rig(["--size", "960x600"], server: server)
         let (display, pulse, game, window) = (rig.display, rig.pulse, rig.game, rig.window)
         #expect(game.waitForLine(containing: "the game is in its window") != nil, "\(game.lines)")
-        let size = try #require(try display.size(of: window))
+        let size = try #require(try display.size(of: window), """
+            no geometry for window \(window): xdotool said \(String(describing: try? display.xdotool(["getwindowgeometry", window])));             game \(game.isRunning ? "running" : game.ending): \(game.lines); \(display.diagnosis(named: "drumdub"))
+            """)
         #expect(size.width == 960 && size.height == 600, "the window is \(size.width) x \(size.height)")
 
         // The music paused (p), so that what the sink hears next is a drum.

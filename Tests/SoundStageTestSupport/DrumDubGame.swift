@@ -41,6 +41,17 @@ package final class DrumDubGame {
 
     package var screen: DrumDubScreen { DrumDubScreen(terminal.screen) }
 
+    /// What the screen shows and what the game's threads are doing: for a failure message
+    /// where the game stopped answering.
+    package var diagnosis: String {
+        let screen = terminal.screen
+        guard let shell = terminal.shellPID,
+              let game = ThreadDump.descendants(of: shell).first(where: {
+                  ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) ?? "").hasSuffix("/drumdub")
+              }) else { return screen + "\n(the game's process is not running)" }
+        return screen + "\n" + ThreadDump.of(game)
+    }
+
     /// Presses keys (tmux key names: "1", "a", "C-z", "Left").
     package func press(_ keys: String...) throws { for key in keys { try terminal.send(key) } }
 

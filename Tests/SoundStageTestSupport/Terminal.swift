@@ -45,6 +45,12 @@ package final class Terminal: Sendable {
         return out?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
+    /// The process id of the window's shell.
+    package var shellPID: Int32? {
+        let out = try? ToolRunner.run(tmux, ["-L", socket, "display-message", "-p", "-t", "test", "#{pane_pid}"]).stdout
+        return out.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
     /// Ends what runs in the window (Ctrl-C; up to 3 s for the shell to have the window back,
     /// so the program cleans up before the tmux server goes) and the tmux server.
     package func close() {
