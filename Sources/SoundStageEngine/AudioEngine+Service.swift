@@ -18,7 +18,7 @@ extension AudioEngine {
         running.store(true, ordering: .relaxed)
         let tick = tickSeconds
         let thread = Thread { [weak self] in
-            Thread.current.name = Self.serviceThreadName
+            ThreadName.setCurrent(Self.serviceThreadName)
             Thread.current.threadDictionary[Self.serviceThreadKey] = true
             while true {
                 Thread.sleep(forTimeInterval: tick)
@@ -28,7 +28,6 @@ extension AudioEngine {
                 engine.update()
             }
         }
-        thread.name = Self.serviceThreadName
         thread.start()
     }
 

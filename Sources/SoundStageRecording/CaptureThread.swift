@@ -7,7 +7,7 @@ import SoundStageSession
 enum CaptureThread {
     static func start(name: String, period: Double, _ tick: @escaping @Sendable () -> Bool) throws(WorkerThread.SpawnError) -> WorkerThread {
         try WorkerThread.spawn {
-            Thread.current.name = name
+            ThreadName.setCurrent(name)
             while true {
                 Thread.sleep(forTimeInterval: period)
                 if !tick() { return }

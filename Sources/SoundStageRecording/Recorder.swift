@@ -239,7 +239,7 @@ public final class Recorder: Sendable, CustomStringConvertible {
         }
         // Ending on its own (its duration reached): wait for its events, unless this is it.
         let deadline = ContinuousClock.now + .seconds(2)
-        while state.withLockedValue({ $0.phase == .finishing }), Thread.current.name != Self.threadName, ContinuousClock.now < deadline {
+        while state.withLockedValue({ $0.phase == .finishing }), ThreadName.current != Self.threadName, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.002)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SoundStageCore
 
 /// A task executor with a thread of its own, for a test that consumes a real-time stream
 /// (a capture) for a minute: on the shared cooperative pool (two threads on a two-core
@@ -13,8 +14,10 @@ package final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
 
     package init(name: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = name
+        let thread = Thread { [self] in
+            ThreadName.setCurrent(name)
+            run()
+        }
         thread.start()
     }
 

@@ -39,13 +39,13 @@ package enum OpenALLog {
         reader.withLock { $0.fd = ends[0] }
         let readEnd = ends[0]
         let thread = Thread {
+            ThreadName.setCurrent("SoundStage log")
             var wait = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
             while true {
                 guard poll(&wait, 1, -1) >= 0 || errno == EINTR else { return }
                 if !copy() { return }
             }
         }
-        thread.name = "SoundStage log"
         thread.start()
         // The write end stays open for the process's life: OpenAL Soft opens it by this name.
         let path = "/proc/self/fd/\(ends[1])"

@@ -36,7 +36,7 @@ package final class SerialThread: Sendable {
         }
         if start {
             let thread = Thread { [self] in
-                Thread.current.name = name
+                ThreadName.setCurrent(name)
                 Thread.current.threadDictionary[key] = true
                 while true {
                     let woken = wake.wait(timeout: .now() + Self.idleSeconds) == .success
@@ -54,7 +54,6 @@ package final class SerialThread: Sendable {
                     for job in jobs { job() }
                 }
             }
-            thread.name = name
             thread.start()
         }
         wake.signal()
