@@ -204,7 +204,11 @@ struct LatencyModeTests {
         // tone just before and after.
         #expect(recording.waitForFrames(recording.frames(channels: 2) + 48_000, channels: 2), "the recording goes on")
         let samples = recording.samples
+        let taken = ContinuousClock.now
         var runs: [Double] = []
+        // Where each run began, in seconds after the resume by the wall clock (the recording's
+        // end taken as now, less the monitor's 10 ms): to tell a failure's runs and dropouts apart.
+        var runTimes: [Double] = []
         var frame = 0
         let frames = samples.count / 2
         func silent(_ f: Int) -> Bool { samples[2 * f] == 0 && samples[2 * f + 1] == 0 }
@@ -213,9 +217,15 @@ struct LatencyModeTests {
             guard silent(frame) else { frame += 1; continue }
             let start = frame
             while frame < frames && silent(frame) { frame += 1 }
-            if frame - start >= 24, frame < frames, toneNear(start - 1), toneNear(frame) { runs.append(Double(frame - start) / 48) }
+            if frame - start >= 24, frame < frames, toneNear(start - 1), toneNear(frame) {
+                runs.append(Double(frame - start) / 48)
+                runTimes.append(Double((taken - resumed) / .seconds(1)) - 0.01 - Double(frames - start) / 48_000)
+            }
         }
         print("dropoutHeard(\(kind)): the engine heard \(reported.map(\.ms)) ms, the sink's monitor holds \(runs) ms")
+        let heardTimes = reported.map { (($0.at - resumed) / .seconds(1) * 1000).rounded() }
+        let held = runTimes.map { ($0 * 1000).rounded() }
+        print("dropoutHeard(\(kind)): ms after the resume, heard reported at \(heardTimes), held beginning at \(held)")
         // Nothing heard that the sink does not hold (the monitor also holds the step back's
         // own change of stream, which the engine does not report). The engine hears its own
         // stream as the server played it; the sink can add a cycle of its own beside that:
