@@ -83,10 +83,13 @@ extension AudioEngine {
         // device reports if it gave more (a server with a larger quantum), at least a period.
         let period = Double(context.periodFrames ?? 1_024) / Double(max(context.frequency, 1))
         let buffer = max(period, Double(context.latencyMode?.requestedMilliseconds ?? 0) / 1_000, outputLatency ?? 0)
-        let (paused, resets) = (state.withLockedValue(held) { $0.devicePaused || $0.silent != nil || $0.lost != nil }, context.resets)
+        // A reset made on another thread outside the gateway's lock (a game's HRTF switch or
+        // latency change) runs beside this tick: the clock reads as last read meanwhile.
+        let (paused, resets) = (state.withLockedValue(held) { $0.devicePaused || $0.silent != nil || $0.lost != nil } || context.isResetting,
+                                context.resets)
         let underrun = state.withLockedValue(held) { s -> Bool in
-            // A move, a pause, a silent output or a reset makes the stream again (its clock may
-            // stand still a while): the watch starts over.
+            // A move, a pause, a silent output or a reset (running or done) makes the stream
+            // again (its clock may stand still a while): the watch starts over.
             if s.watchedDevice != ObjectIdentifier(device) || s.watchedPaused != paused || s.watchedResets != resets || paused {
                 s.watchedDevice = ObjectIdentifier(device)
                 s.watchedPaused = paused
@@ -119,7 +122,8 @@ extension AudioEngine {
             }
             return heard.map(\.seconds)
         }
-        guard !heard.isEmpty, mode != nil, context.followsLatencyModes, let safer = mode?.safer,
+        // Nor while a reset runs on another thread: the mode is changing.
+        guard !heard.isEmpty, mode != nil, context.followsLatencyModes, !context.isResetting, let safer = mode?.safer,
               wall - state.withLockedValue(held, { $0.latencyChangedAt }) > OutputUnderrunWatch.settling else { return nil }
         return LatencyStep(mode: safer, reason: .dropouts, underruns: heard.count)
     }

@@ -6,6 +6,8 @@ import SoundStage
 // for SECONDS (argument 3) in the middle of what MODE (argument 2) names:
 //
 //   hrtf     an HRTF switch on the main thread (a device reset: a round trip to the server)
+//   hrtf-in-mode  the same in latency mode .balanced, which the engine watches for underruns
+//            by the device's clock: prints the underruns it counted and the mode it ends in
 //   latency  a latency change on the main thread (another reset)
 //   exit     an HRTF switch on another thread, and exit(0) one second into the freeze
 //   race     no freeze: 40 latency changes on the main thread while the game thread reads a
@@ -56,6 +58,7 @@ let engine = try AudioEngine()
 let rate = 48_000
 let samples = (0..<rate).map { Float(0.25 * sin(2 * Double.pi * 440 * Double($0) / Double(rate))) }
 let tone = Sound(buffer: try AudioBuffer(context: engine.context, samples: samples, sampleRate: rate, label: "tone"))
+if mode == "hrtf-in-mode" { try engine.setLatencyMode(.balanced) }
 let voice = try engine.play(tone, at: [1, 0, 0], loops: -1)
 print("playing")
 fflush(nil)
@@ -148,4 +151,5 @@ Thread.sleep(forTimeInterval: 1)
 let measured = times.finish()
 print("longest setPosition: \(measured.longest * 1000) ms of \(measured.calls) calls, \(measured.errors) failed")
 print("longest status read: \(measured.longestRead * 1000) ms")
+if mode == "hrtf-in-mode" { print("in mode \(engine.latencyMode.map { "\($0)" } ?? "none") with \(engine.outputUnderruns) underruns counted") }
 print("ending")

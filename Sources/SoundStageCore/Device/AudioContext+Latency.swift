@@ -42,6 +42,18 @@ extension AudioContext {
     /// stream was made again (its clock may stand still a while).
     public var resets: Int { resetCount.load(ordering: .relaxed) }
 
+    /// Whether a reset or a reopening in place of the device runs now, on any thread: its
+    /// stream is being made again, and the device's clock reads as last read meanwhile (it
+    /// stands still), so a watch of the clock must not take the time for an underrun.
+    package var isResetting: Bool { resetsRunning.load(ordering: .relaxed) > 0 }
+
+    /// Runs `body`, a reset or a reopening in place, with ``isResetting`` true meanwhile.
+    func resetting<R>(_ body: () throws -> R) rethrows -> R {
+        resetsRunning.add(1, ordering: .relaxed)
+        defer { resetsRunning.subtract(1, ordering: .relaxed) }
+        return try body()
+    }
+
     /// Resets the device (`alcResetDeviceSOFT`) with its attributes as `change` leaves them,
     /// which it keeps: read, reset and kept inside one `DeviceRoundTrip`, so two changes at
     /// once (an HRTF switch, a latency step) do not undo each other. The reset waits on the
@@ -68,8 +80,10 @@ extension AudioContext {
             // frequency it has is asked for again.
             if list.count <= 1 { list = [ALC_FREQUENCY, ALCint(frequency), 0] }
             let milliseconds = Self.milliseconds(for: asked.latency, after: serverLatencyRequest)
-            let reset = try OpenAL.callALC(raw, Self.operationName(member), on: description) {
-                PulseLatency.asking(milliseconds) { alcResetDeviceSOFT(raw, list) }
+            let reset = try resetting {
+                try OpenAL.callALC(raw, Self.operationName(member), on: description) {
+                    PulseLatency.asking(milliseconds) { alcResetDeviceSOFT(raw, list) }
+                }
             }
             guard reset == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reset \(device)") }
             // A reset starts every reverb's cross-fade again.

@@ -28,6 +28,8 @@ public final class AudioContext: Sendable, CustomStringConvertible {
     let liveSources = Atomic<Int>(0)
     /// Resets and reopenings in place (``resets``).
     let resetCount = Atomic<Int>(0)
+    /// Resets and reopenings in place running now (``isResetting``).
+    let resetsRunning = Atomic<Int>(0)
     /// The period read last (``periodFrames``), 0 before the first read.
     let lastPeriodFrames = Atomic<Int>(0)
     /// What the context was made with (and the HRTF since switched to).

@@ -28,7 +28,8 @@ import Synchronization
 /// 1.23.1: `StateLock`, then `mSourceLock`). With the reset outside the gateway's lock, a game
 /// thread reading a player's time during the engine's own step back from a latency mode
 /// deadlocked both (seen in CI: drumdub's screen and sound stood still after a snare and after
-/// Ctrl-Z and `fg`); ``AudioSource`` reads the latency through ``unlessRunning(on:_:)``.
+/// Ctrl-Z and `fg`); ``AudioSource`` reads the latency through ``unlessAnyRunning(_:)``, which
+/// holds this lock while it reads, so no round trip starts meanwhile.
 ///
 /// Setting `PULSE_LATENCY_MSEC` for the call (``PulseLatency/asking(_:_:)``) changes the
 /// process's environment: done inside this lock, no two round trips ask at once.
@@ -54,14 +55,18 @@ enum DeviceRoundTrip {
         return try body()
     }
 
-    /// Runs `body`, a read of `device` that OpenAL Soft makes under its device's lock, unless a
-    /// round trip on that device runs now on another thread (which holds that lock until the
-    /// server answers): then nil, nothing run. A round trip on another device does not stop
-    /// it (none starts on this one meanwhile: round trips run one at a time), and none starts
-    /// while `body` runs.
+    /// Runs `body`, a read of `device` that OpenAL Soft makes under its device's lock and no
+    /// other lock of its own, unless a round trip on that device may run now on another
+    /// thread (which holds that lock until the server answers): then nil, nothing run. A
+    /// round trip known to be on another device does not stop it; one that has taken the lock
+    /// and not yet said its device does. A round trip on this device may start while `body`
+    /// runs (after the other one ended): it waits for `body`'s device lock, which `body` lets
+    /// go without taking another, so the two cannot deadlock. A read that takes another lock
+    /// of OpenAL Soft's first (a source's latency) uses ``unlessAnyRunning(_:)``.
     static func unlessRunning<R>(on device: OpaquePointer, _ body: () throws -> R) rethrows -> R? {
         guard pthread_mutex_trylock(mutex.raw) == 0 else {
-            return Self.device.load(ordering: .relaxed) == UInt(bitPattern: device) ? nil : try body()
+            let running = Self.device.load(ordering: .relaxed)
+            return running == 0 || running == UInt(bitPattern: device) ? nil : try body()
         }
         defer { pthread_mutex_unlock(mutex.raw) }
         return try body()

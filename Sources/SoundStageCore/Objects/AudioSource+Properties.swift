@@ -123,9 +123,9 @@ extension Property where Owner == AudioSource, Value == Double {
 
 extension Property where Owner == AudioSource, Value == OffsetWithLatency {
     /// The playback offset with the output latency (`AL_SEC_OFFSET_LATENCY_SOFT`,
-    /// `AL_SOFT_source_latency`), in double precision. Read-only. While a reset of the
-    /// source's device waits on the sound server (an HRTF switch, a latency change), the
-    /// offset with a latency of 0: OpenAL Soft reads the latency under locks the reset holds.
+    /// `AL_SOFT_source_latency`), in double precision. Read-only. While a reset of a
+    /// device waits on the sound server (an HRTF switch, a latency change), the offset with a
+    /// latency of 0: OpenAL Soft reads the latency under locks a reset holds.
     public static var offsetWithLatency: Self { Self(SourceProperties.offsetWithLatency) }
 }
 
@@ -162,11 +162,11 @@ extension AudioSource {
             try OpenAL.withContext(context.handle) { scope in
                 try scope.call(Self.operationName(member), on: description) {
                     guard parameter == AL_SAMPLE_OFFSET_LATENCY_SOFT else { return alGetSourcei64vSOFT(name, parameter, &values) }
-                    // Not during a reset of the device (DeviceRoundTrip: the two take OpenAL
-                    // Soft's locks in opposite orders): then the offset alone, and the
-                    // latency the device last reported.
+                    // Not during a round trip (DeviceRoundTrip: a reset and this read take OpenAL
+                    // Soft's locks in opposite orders; none starts while this one reads): then
+                    // the offset alone, and the latency the device last reported.
                     let device = context.device
-                    guard DeviceRoundTrip.unlessRunning(on: device.handle.raw, { alGetSourcei64vSOFT(name, parameter, &values) }) != nil else {
+                    guard DeviceRoundTrip.unlessAnyRunning({ alGetSourcei64vSOFT(name, parameter, &values) }) != nil else {
                         var frames: ALint = 0
                         alGetSourcei(name, AL_SAMPLE_OFFSET, &frames)
                         values = [Int64(frames) << 32, device.latencyNanoseconds ?? 0]

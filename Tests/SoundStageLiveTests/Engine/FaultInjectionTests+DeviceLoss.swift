@@ -171,6 +171,9 @@ struct FaultInjectionDeviceLossTests {
         try #require(effectPlays != nil && musicPlays != nil,
                      "\(effect.lines) \(music.lines)")
         var recovered = ContinuousClock.now, moves: [Double] = [], levels: [Double] = [], onsets: [Double] = [], reasons: [String: Int] = [:]
+        // The slowest move: its cycle, and what the game printed from the unload to the move (its
+        // lines carry the tool's own clock), for a failure to show.
+        var slowest: (ms: Double, cycle: Int, lines: [String])?
         // The sink the effect moves to next is listened to from when it is made: a null sink
         // with nothing to play sleeps in blocks of 2 s, so its monitor's first samples come
         // up to 2 s after a recording starts.
@@ -187,6 +190,9 @@ struct FaultInjectionDeviceLossTests {
             let heardFrom = listening.bytes.count / 4
             recovered = moved.at
             moves.append((moved.at - unloaded) / .milliseconds(1))
+            if moves.last! >= (slowest?.ms ?? 0) {
+                slowest = (moves.last!, cycle, Array(effect.lines[before...moved.index]))
+            }
             let line = effect.lines[moved.index]
             let reason = String(line[line.range(of: "routeChanged(")!.upperBound...].prefix { $0 != ":" })
             reasons[reason, default: 0] += 1
@@ -243,7 +249,7 @@ struct FaultInjectionDeviceLossTests {
         // The stream on an unloaded sink fails at once (PulseAudio's stream state), the next
         // tick (10 ms) moves to the default sink, and opening a stream there takes 20-100 ms
         // here: a second leaves room for a loaded machine and fails a move left to a retry.
-        #expect(moves.max() ?? .infinity < 1000, "each move within a second of the unload: \(Self.spread(moves)) ms")
+        #expect(moves.max() ?? .infinity < 1000, "each move within a second of the unload: \(Self.spread(moves)) ms; the slowest, cycle \(slowest?.cycle ?? 0), the game printing \(slowest?.lines ?? [])")
         print("device loss (sink unloaded), \(Self.cycles) cycles: the effect moved after \(Self.spread(moves)) ms (min / median / max), "
               + "as \(reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
               + "the tone on the other sink \(Self.spread(onsets)) ms after the move, at \(Self.spread(levels)) dB")

@@ -71,6 +71,25 @@ struct FrozenServerTests {
         #expect(Poll.until(seconds: 10, every: 0.02) { !game.isRunning } && game.ending == "exit 0", "\(game.ending): \(game.lines)")
     }
 
+    /// The engine's service thread ticks on while the reset waits on the server (it takes no
+    /// gateway's lock the reset holds); the device's clock reads as last read meanwhile, and a
+    /// watch of the clock that took the standing clock for the mixer running late would count
+    /// underruns and step back from the mode, with nothing run dry.
+    @Test("an HRTF switch in latency mode .balanced while the server is stopped 5 s: the reset counted as no underrun, the mode kept",
+          arguments: PrivatePulse.Kind.allCases)
+    func resetInModeIsNoUnderrun(server: PrivatePulse.Kind) throws {
+        let (game, pulse) = try Self.start(server, "hrtf-in-mode")
+        defer {
+            for pid in pulse.serverProcesses { kill(pid, SIGCONT) }
+            game.stop()
+            pulse.stop()
+        }
+        try #require(game.waitForLine(containing: "stopped the server", seconds: 20) != nil, "\(game.ending): \(game.lines)")
+        let line = try #require(game.waitForLine(containing: "underruns counted", seconds: Self.freezeSeconds + 20), "\(game.ending): \(game.lines)")
+        print("FrozenServerTests (\(server), HRTF switch in .balanced): \(game.lines[line.index])")
+        #expect(game.lines[line.index].hasPrefix("in mode balanced with 0 underruns"), "\(game.lines)")
+    }
+
     @Test("40 latency changes while another thread reads a playing player's time, or loads and unloads a reverb, every millisecond: no deadlock (each took OpenAL Soft's locks in the order opposite to a reset's)",
           arguments: PrivatePulse.Kind.allCases, ["race", "race-effects"])
     func resetsBesideLatencyReads(server: PrivatePulse.Kind, mode: String) throws {
