@@ -60,9 +60,12 @@ final class MP3Decoder: NamedDecoder {
         var error: Int32 = 0
         guard let handle = mpg123.new_handle(nil, &error) else { throw fail("libmpg123 could not make a decoder (error \(error))") }
         let opaque = Unmanaged.passRetained(source)
-        func close(_ reason: String) -> SoundStageError {
+        func release() {
             mpg123.delete_handle(handle)
             opaque.release()
+        }
+        func close(_ reason: String) -> SoundStageError {
+            release()
             return fail(reason)
         }
         // Float output, gapless, quiet (errors are ours to report), and a stream that changes
@@ -101,8 +104,7 @@ final class MP3Decoder: NamedDecoder {
         do {
             try DecodeLimit(inputBytes: data.count, frameBytes: 4 * Int(count)).check(0, adding: Int(length), format: "MP3", name: name)
         } catch {
-            mpg123.delete_handle(handle)
-            opaque.release()
+            release()
             throw error
         }
         self.handle = handle
