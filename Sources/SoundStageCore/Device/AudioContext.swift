@@ -72,17 +72,24 @@ public final class AudioContext: Sendable, CustomStringConvertible {
         let created: (ContextHandle, [Int32: Int32]) = try OpenAL.withDevice { held in
             guard !device.isClosed else { throw fail(.deviceClosed, "\(device) was closed; open another") }
             let milliseconds = Self.milliseconds(for: attributes.latency, after: nil)
-            let context = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { PulseLatency.asking(milliseconds) { alcCreateContext(raw, list) } }
-            guard let context else {
-                throw fail(.alcInvalidValue, "OpenAL Soft could not create the context")
-            }
-            do {
-                let (mode, request) = try Self.keepPeriodsWhole(device, mode: attributes.latency, asked: milliseconds, list: list, fail: fail)
-                if mode != attributes.latency { asked.withLock { $0.latency = mode } }
-                serverRequest.withLock { $0 = request }
-            } catch {
-                alcDestroyContext(context)
-                throw error
+            // Inside a round trip (DeviceRoundTrip), as every call that asks the server for a
+            // latency through the process's environment: a reset on another thread (outside
+            // the gateway's lock) sets the same variable, and the two would each put back the
+            // other's value before the stream read it.
+            let context = try DeviceRoundTrip.run(on: raw) { () throws -> OpaquePointer in
+                let made = try OpenAL.callALC(raw, Self.operationName("init"), on: object) { PulseLatency.asking(milliseconds) { alcCreateContext(raw, list) } }
+                guard let made else {
+                    throw fail(.alcInvalidValue, "OpenAL Soft could not create the context")
+                }
+                do {
+                    let (mode, request) = try Self.keepPeriodsWhole(device, mode: attributes.latency, asked: milliseconds, list: list, fail: fail)
+                    if mode != attributes.latency { asked.withLock { $0.latency = mode } }
+                    serverRequest.withLock { $0 = request }
+                } catch {
+                    alcDestroyContext(made)
+                    throw error
+                }
+                return made
             }
             var size: ALCint = 0
             alcGetIntegerv(raw, ALC_ATTRIBUTES_SIZE, 1, &size)

@@ -44,7 +44,8 @@ enum PulseLatency {
     /// Runs `body` (an OpenAL call that makes a device's stream) with `milliseconds` of buffer
     /// asked of the server (a latency mode's, or milliseconds in place of the process's own
     /// value; nil: nothing asked, or the process's value), and the variable as it was after.
-    /// Under the gateway's lock, as every device call is.
+    /// Inside a round trip (`DeviceRoundTrip`): the environment is the process's, and no two
+    /// calls set it at once.
     static func asking<T>(_ milliseconds: Int?, _ body: () throws -> T) rethrows -> T {
         // OpenAL Soft asks for the periods its device last had: after a mode, asking nothing
         // would keep that mode's. A device reset always asks for its mode (nil only at creation).
