@@ -39,6 +39,14 @@ struct FrozenServerTests {
         return (game, pulse)
     }
 
+    /// Ends what ``start(_:_:)`` started: the server let go (it may be stopped still), the
+    /// program and the server stopped.
+    static func end(_ game: ChildProcess, _ pulse: PrivatePulse) {
+        for pid in pulse.serverProcesses { kill(pid, SIGCONT) }
+        game.stop()
+        pulse.stop()
+    }
+
     /// The longest `setPosition` the program printed, in milliseconds (or what `prefix`
     /// names: "longest status read: ").
     static func longest(_ lines: [String], _ prefix: String = "longest setPosition: ") -> Double? {
@@ -50,11 +58,7 @@ struct FrozenServerTests {
           arguments: [(PrivatePulse.Kind.pulseaudio, Change.hrtf), (.pulseaudio, .latency), (.pipewire, .hrtf), (.pipewire, .latency)])
     func gameGoesOn(server: PrivatePulse.Kind, change: Change) throws {
         let (game, pulse) = try Self.start(server, change.rawValue)
-        defer {
-            for pid in pulse.serverProcesses { kill(pid, SIGCONT) }
-            game.stop()
-            pulse.stop()
-        }
+        defer { Self.end(game, pulse) }
         try #require(game.waitForLine(containing: "stopped the server", seconds: 20) != nil, "\(game.ending): \(game.lines)")
         try #require(game.waitForLine(containing: "ending", seconds: Self.freezeSeconds + 20) != nil, "\(game.ending): \(game.lines)")
         let longest = try #require(Self.longest(game.lines), "\(game.lines)")
@@ -79,11 +83,7 @@ struct FrozenServerTests {
           arguments: PrivatePulse.Kind.allCases)
     func resetInModeIsNoUnderrun(server: PrivatePulse.Kind) throws {
         let (game, pulse) = try Self.start(server, "hrtf-in-mode")
-        defer {
-            for pid in pulse.serverProcesses { kill(pid, SIGCONT) }
-            game.stop()
-            pulse.stop()
-        }
+        defer { Self.end(game, pulse) }
         try #require(game.waitForLine(containing: "stopped the server", seconds: 20) != nil, "\(game.ending): \(game.lines)")
         let line = try #require(game.waitForLine(containing: "underruns counted", seconds: Self.freezeSeconds + 20), "\(game.ending): \(game.lines)")
         print("FrozenServerTests (\(server), HRTF switch in .balanced): \(game.lines[line.index])")
@@ -94,10 +94,7 @@ struct FrozenServerTests {
           arguments: PrivatePulse.Kind.allCases, ["race", "race-effects"])
     func resetsBesideLatencyReads(server: PrivatePulse.Kind, mode: String) throws {
         let (game, pulse) = try Self.start(server, mode)
-        defer {
-            game.stop()
-            pulse.stop()
-        }
+        defer { Self.end(game, pulse) }
         let done = game.waitForLine(containing: "raced", seconds: 60)
         if done == nil, game.isRunning { print("FrozenServer race, stuck: \(ThreadDump.of(game.pid))") }
         #expect(done != nil, "\(game.ending): \(game.lines)")
@@ -110,11 +107,7 @@ struct FrozenServerTests {
           arguments: PrivatePulse.Kind.allCases)
     func exitsDuringFreeze(server: PrivatePulse.Kind) throws {
         let (game, pulse) = try Self.start(server, "exit")
-        defer {
-            for pid in pulse.serverProcesses { kill(pid, SIGCONT) }
-            game.stop()
-            pulse.stop()
-        }
+        defer { Self.end(game, pulse) }
         let exiting = try #require(game.waitForLine(containing: "exiting", seconds: 20), "\(game.ending): \(game.lines)")
         let gone = Poll.until(seconds: Self.freezeSeconds + 5, every: 0.01) { !game.isRunning }
         let seconds = (ContinuousClock.now - exiting.at).seconds
