@@ -174,7 +174,8 @@ extension Player {
     /// `plays` is how many plays are left (-1 forever); nil: as many as ``numberOfLoops`` asks.
     /// The buffers come from `context`'s device.
     func makeFeed(_ s: inout PlayerState, in context: AudioContext, plays: Int? = nil) throws -> any PlaybackFeed {
-        let plays = plays ?? (s.settings.numberOfLoops < 0 ? -1 : s.settings.numberOfLoops + 1)
+        // numberOfLoops + 1 plays, Int.max at most (numberOfLoops = Int.max plays as long).
+        let plays = plays ?? (s.settings.numberOfLoops < 0 ? -1 : s.settings.numberOfLoops.addingReportingOverflow(1).overflow ? Int.max : s.settings.numberOfLoops + 1)
         if !sound.isStreamed, let region = s.settings.loopRegion {
             let frames = loopRegionFrames(of: region)
             let kept = s.loopBuffer.flatMap { $0.context.device === context.device ? $0 : nil }

@@ -30,6 +30,23 @@ struct ExtremeTimesTests {
         _ = expectError(.invalidArgument, mentioning: ["the time must be finite"]) { try a.crossfade(to: b, duration: 1, on: .atTime(1e300)) }
     }
 
+    /// Found by the API fuzzer (an hour's campaign, 2026-12-03): `numberOfLoops + 1` plays
+    /// trapped on overflow in `prepareToPlay()`.
+    @Test("numberOfLoops = Int.max plays on past the sound's end, as a loop that does not end")
+    func mostLoops() throws {
+        let engine = try EngineRig.offline()
+        defer { engine.shutdown() }
+        let player = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5, seconds: 0.25))
+        player.numberOfLoops = .max
+        #expect(player.numberOfLoops == .max)
+        try player.play()
+        let audio = try engine.render(frames: EngineRig.rate)
+        // The last quarter second, three plays past the first: the tone still at its level.
+        let last = Array(audio.channel(0).suffix(EngineRig.rate / 4))
+        #expect(Measure.dB(last) > -20, "\(Measure.dB(last)) dB")
+        #expect(player.isPlaying)
+    }
+
     @Test("a tempo whose first beat is 1e15 s in is refused; render(frames:) past an hour is refused on the engine and on its device")
     func tempoAndRenders() throws {
         let engine = try EngineRig.offline()
