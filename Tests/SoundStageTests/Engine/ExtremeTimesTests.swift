@@ -32,11 +32,17 @@ struct ExtremeTimesTests {
 
     /// Found by the API fuzzer (an hour's campaign, 2026-12-03): `numberOfLoops + 1` plays
     /// trapped on overflow in `prepareToPlay()`.
-    @Test("numberOfLoops = Int.max plays on past the sound's end, as a loop that does not end")
-    func mostLoops() throws {
+    @Test("numberOfLoops = Int.max plays on past the sound's end, as a loop that does not end, loaded and streamed",
+          arguments: [false, true])
+    func mostLoops(streamed: Bool) throws {
         let engine = try EngineRig.offline()
         defer { engine.shutdown() }
-        let player = engine.makePlayer(try EngineRig.sine(engine, amplitude: 0.5, seconds: 0.25))
+        let tone = (0..<(EngineRig.rate / 4)).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / Double(EngineRig.rate))) }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("most-loops-\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try EngineRig.wav(tone, channels: .mono).write(to: url)
+        let sound = streamed ? try Sound(engine: engine, streamingContentsOf: url) : try Sound(engine: engine, contentsOf: url)
+        let player = engine.makePlayer(sound)
         player.numberOfLoops = .max
         #expect(player.numberOfLoops == .max)
         try player.play()
