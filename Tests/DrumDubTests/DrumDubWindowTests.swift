@@ -177,10 +177,28 @@ struct DrumDubWindowTests {
 
     @Test("no display: --window says so, names the terminal game, and exits 5")
     func noDisplay() throws {
+        let said = try Self.windowRefused(display: nil)
+        #expect(said.contains("no display"), "\(said)")
+    }
+
+    /// SDL2 left to itself opened its offscreen driver here, and the game played with no window.
+    @Test("a display named but not served: --window asks it three times, says which and why, and exits 5 (no window off screen)")
+    func displayNotServed() throws {
+        let number = try #require((300..<400).first { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
+                                                    && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") })
+        let said = try Self.windowRefused(display: ":\(number)")
+        #expect(said.components(separatedBy: "drumdub: the display :\(number) did not open").count == 3, "asked twice again, each said: \(said)")
+        #expect(said.contains("no display for a window: the display :\(number) did not open"), "\(said)")
+    }
+
+    /// Runs `drumdub --window` with `display` as DISPLAY and no Wayland; expects exit 5 and the
+    /// terminal game named; returns what it said on stderr.
+    static func windowRefused(display: String?) throws -> String {
         let demo = try #require(ToolRunner.product("drumdub"), "drumdub is built beside the tests")
         var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = nil
+        environment["DISPLAY"] = display
         environment["WAYLAND_DISPLAY"] = nil
+        environment["SDL_VIDEODRIVER"] = nil
         let process = Process()
         process.executableURL = demo
         process.arguments = ["--window"]
@@ -192,6 +210,7 @@ struct DrumDubWindowTests {
         let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 5, "\(said)")
-        #expect(said.contains("no display") && said.contains("the terminal game needs none: drumdub"), "\(said)")
+        #expect(said.contains("the terminal game needs none: drumdub"), "\(said)")
+        return said
     }
 }

@@ -17,6 +17,8 @@ final class SDLWindow {
     }
 
     private let sdl: ss_sdl2
+    /// How many times a display is asked before the game says there is none.
+    private static let attempts = 3
     private let window: OpaquePointer
     private let renderer: OpaquePointer
 
@@ -35,9 +37,22 @@ final class SDLWindow {
         guard ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"].contains(where: { !(environment[$0] ?? "").isEmpty }) else {
             throw Unavailable(description: "no display for a window (neither DISPLAY nor WAYLAND_DISPLAY is set)")
         }
-        // No sound from SDL: the game's audio is SoundStage's.
-        guard sdl.Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
-            throw Unavailable(description: "no display for a window (\(Self.lastError(sdl)))")
+        // Only the display named: left to itself, SDL2 falls back to its offscreen driver when
+        // the X server does not answer (seen once under Xvfb on a loaded machine), and the game
+        // would play with no window on the screen.
+        if (environment["SDL_VIDEODRIVER"] ?? "").isEmpty {
+            let drivers = [("DISPLAY", "x11"), ("WAYLAND_DISPLAY", "wayland")].filter { !(environment[$0.0] ?? "").isEmpty }.map(\.1)
+            _ = sdl.SetHint("SDL_VIDEODRIVER", drivers.joined(separator: ","))
+        }
+        // No sound from SDL: the game's audio is SoundStage's. A display that does not answer
+        // is asked again twice, half a second apart, each refusal said.
+        var attempt = 1
+        while sdl.Init(UInt32(SDL_INIT_VIDEO)) != 0 {
+            let reason = "the display \(environment["DISPLAY"] ?? environment["WAYLAND_DISPLAY"] ?? "") did not open (\(Self.lastError(sdl)))"
+            guard attempt < Self.attempts else { throw Unavailable(description: "no display for a window: \(reason)") }
+            FileHandle.standardError.write(Data("drumdub: \(reason); asking again\n".utf8))
+            attempt += 1
+            Thread.sleep(forTimeInterval: 0.5)
         }
         let centred = dd_sdl_windowpos_centered()
         let flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_RESIZABLE.rawValue
