@@ -76,27 +76,29 @@ extension AudioEngine {
     /// lock (``changeLatency(_:)``: a reset waits on the sound server).
     func watchOutputClock(_ held: borrowing LockHeld) -> LatencyStep? {
         let (device, context) = output.withLock { ($0.device, $0.context) }
-        if let step = takeHeardDropouts(held, context) { return step }
-        guard context.latencyMode != nil, context.followsLatencyModes, let clock = device.clockNanoseconds else { return nil }
         let wall = currentTime
-        // The server's buffer absorbs a late mixer up to its length: the mode's, or what the
-        // device reports if it gave more (a server with a larger quantum), at least a period.
-        let period = Double(context.periodFrames ?? 1_024) / Double(max(context.frequency, 1))
-        let buffer = max(period, Double(context.latencyMode?.requestedMilliseconds ?? 0) / 1_000, outputLatency ?? 0)
         // A reset made on another thread outside the gateway's lock (a game's HRTF switch or
         // latency change) runs beside this tick: the clock reads as last read meanwhile.
         let (paused, resets) = (state.withLockedValue(held) { $0.devicePaused || $0.silent != nil || $0.lost != nil } || context.isResetting,
                                 context.resets)
-        let underrun = state.withLockedValue(held) { s -> Bool in
+        let restarted = state.withLockedValue(held) { s -> Bool in
             // A move, a pause, a silent output or a reset (running or done) makes the stream
-            // again (its clock may stand still a while): the watch starts over.
-            if s.watchedDevice != ObjectIdentifier(device) || s.watchedPaused != paused || s.watchedResets != resets || paused {
-                s.watchedDevice = ObjectIdentifier(device)
-                s.watchedPaused = paused
-                s.watchedResets = resets
-                s.underrunWatch.restart()
-                return false
-            }
+            // again (its clock may stand still a while, and the new stream starts with a
+            // gap the server may hear): the watch starts over.
+            guard s.watchedDevice != ObjectIdentifier(device) || s.watchedPaused != paused || s.watchedResets != resets || paused else { return false }
+            s.watchedDevice = ObjectIdentifier(device)
+            s.watchedPaused = paused
+            s.watchedResets = resets
+            s.underrunWatch.restart(at: wall)
+            return true
+        }
+        if let step = takeHeardDropouts(held, context) { return step }
+        guard !restarted, context.latencyMode != nil, context.followsLatencyModes, let clock = device.clockNanoseconds else { return nil }
+        // The server's buffer absorbs a late mixer up to its length: the mode's, or what the
+        // device reports if it gave more (a server with a larger quantum), at least a period.
+        let period = Double(context.periodFrames ?? 1_024) / Double(max(context.frequency, 1))
+        let buffer = max(period, Double(context.latencyMode?.requestedMilliseconds ?? 0) / 1_000, outputLatency ?? 0)
+        let underrun = state.withLockedValue(held) { s -> Bool in
             let seen = s.underrunWatch.observe(wall: wall, device: Double(clock) * 1e-9, slack: buffer)
             if seen { s.outputUnderruns += 1 }
             return seen
@@ -110,22 +112,25 @@ extension AudioEngine {
     /// Reports the dropouts the sound server heard since the last tick, each an underrun, and
     /// steps back to the next safer mode at the first (a listener heard it): returns the step
     /// back, if it is one. Not within a second of a change of mode (what the old stream played
-    /// as it went is not the new one's).
+    /// as it went is not the new one's), and not for one heard as the stream was made again
+    /// (``OutputDropout/streamRemade``), which is reported and not counted.
     private func takeHeardDropouts(_ held: borrowing LockHeld, _ context: AudioContext) -> LatencyStep? {
         let wall = currentTime
         let mode = context.latencyMode
-        let heard = state.withLockedValue(held) { s -> [Double] in
+        // Those of the machine falling behind (counted here or by the clocks already).
+        let late = state.withLockedValue(held) { s -> [Double] in
             let heard = s.underrunWatch.takeHeard(at: wall)
             s.outputUnderruns += heard.filter(\.counted).count
             for dropout in heard {
-                s.outbox.append(.engine(.outputDropout(OutputDropout(seconds: dropout.seconds, heardAt: wall, mode: mode))))
+                s.outbox.append(.engine(.outputDropout(OutputDropout(seconds: dropout.seconds, heardAt: wall, mode: mode,
+                                                                     streamRemade: dropout.streamRemade))))
             }
-            return heard.map(\.seconds)
+            return heard.filter { !$0.streamRemade }.map(\.seconds)
         }
         // Nor while a reset runs on another thread: the mode is changing.
-        guard !heard.isEmpty, mode != nil, context.followsLatencyModes, !context.isResetting, let safer = mode?.safer,
+        guard !late.isEmpty, mode != nil, context.followsLatencyModes, !context.isResetting, let safer = mode?.safer,
               wall - state.withLockedValue(held, { $0.latencyChangedAt }) > OutputUnderrunWatch.settling else { return nil }
-        return LatencyStep(mode: safer, reason: .dropouts, underruns: heard.count)
+        return LatencyStep(mode: safer, reason: .dropouts, underruns: late.count)
     }
 
     /// Takes `step`: the device reset, then the change noted and reported. The reset waits on

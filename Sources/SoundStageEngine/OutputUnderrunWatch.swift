@@ -72,22 +72,41 @@ struct OutputUnderrunWatch: Sendable {
         heard.append(seconds)
     }
 
+    /// A dropout the server heard, as the next tick takes it (``takeHeard(at:)``).
+    struct Heard: Equatable {
+        /// How long the server played silence.
+        var seconds: Double
+        /// Whether it counts as an underrun (not the one the clocks showed already, nor the
+        /// stream's remaking).
+        var counted: Bool
+        /// Whether it was heard while the stream was being made again or within ``sameGap``
+        /// seconds after (a reset, a move, a pause): that stream's start, not the machine late.
+        var streamRemade: Bool
+    }
+
     /// The dropouts the server heard since the last call, each now counted as an underrun at
     /// `wall` (they are the ones a listener heard, whatever the clocks showed), unless the
-    /// clocks showed it already: the first heard within ``sameGap`` seconds of an underrun the
-    /// clocks showed is that one (`counted` false).
-    mutating func takeHeard(at wall: Double) -> [(seconds: Double, counted: Bool)] {
+    /// clocks showed it already (the first heard within ``sameGap`` seconds of an underrun the
+    /// clocks showed is that one) or the stream was made again within ``sameGap`` seconds
+    /// (``restart(at:)``): neither is `counted`.
+    mutating func takeHeard(at wall: Double) -> [Heard] {
         defer { heard.removeAll() }
         underruns.removeAll { wall - $0 > Self.kept }
         return heard.map { seconds in
+            if wall - restartedAt <= Self.sameGap {
+                return Heard(seconds: seconds, counted: false, streamRemade: true)
+            }
             if let seen = clockSeen, wall - seen <= Self.sameGap {
                 clockSeen = nil
-                return (seconds, false)
+                return Heard(seconds: seconds, counted: false, streamRemade: false)
             }
             underruns.append(wall)
-            return (seconds, true)
+            return Heard(seconds: seconds, counted: true, streamRemade: false)
         }
     }
+
+    /// When the stream was last seen being made again (wall seconds, ``restart(at:)``).
+    private var restartedAt = -Double.infinity
 
     /// When the clocks last showed an underrun the server's report has not matched yet.
     private var clockSeen: Double?
@@ -100,8 +119,10 @@ struct OutputUnderrunWatch: Sendable {
         underruns.filter { $0 <= wall && wall - $0 <= seconds }.count
     }
 
-    /// Starts over: the output was paused, moved, or reset (its clock starts again).
-    mutating func restart() {
+    /// Starts over at `wall`: the output was paused, moved, or reset (its stream is made again,
+    /// its clock starts again), or is being so now.
+    mutating func restart(at wall: Double) {
+        restartedAt = wall
         readings.removeAll()
         underruns.removeAll()
         waitingFrom = -1

@@ -58,7 +58,17 @@ let engine = try AudioEngine()
 let rate = 48_000
 let samples = (0..<rate).map { Float(0.25 * sin(2 * Double.pi * 440 * Double($0) / Double(rate))) }
 let tone = Sound(buffer: try AudioBuffer(context: engine.context, samples: samples, sampleRate: rate, label: "tone"))
-if mode == "hrtf-in-mode" { try engine.setLatencyMode(.balanced) }
+if mode == "hrtf-in-mode" {
+    try engine.setLatencyMode(.balanced)
+    // What the engine heard and did, for the test's message: dropouts, steps back.
+    let events = engine.events()
+    Task.detached {
+        for await event in events {
+            print("event at \(engine.currentTime): \(event)")
+            fflush(nil)
+        }
+    }
+}
 let voice = try engine.play(tone, at: [1, 0, 0], loops: -1)
 print("playing")
 fflush(nil)

@@ -80,19 +80,22 @@ extension AudioContext {
             // frequency it has is asked for again.
             if list.count <= 1 { list = [ALC_FREQUENCY, ALCint(frequency), 0] }
             let milliseconds = Self.milliseconds(for: asked.latency, after: serverLatencyRequest)
-            let reset = try resetting {
-                try OpenAL.callALC(raw, Self.operationName(member), on: description) {
+            // Resetting until it is counted, the resets for whole periods with it: a watch of
+            // the device's clock that saw the stream made again as running would take its
+            // standing clock for an underrun.
+            try resetting {
+                let reset = try OpenAL.callALC(raw, Self.operationName(member), on: description) {
                     PulseLatency.asking(milliseconds) { alcResetDeviceSOFT(raw, list) }
                 }
+                guard reset == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reset \(device)") }
+                // A reset starts every reverb's cross-fade again.
+                device.reverbMayFade(release: release)
+                let kept = try Self.keepPeriodsWhole(device, mode: asked.latency, asked: milliseconds, list: list) { code, reason in failure(code, member, reason) }
+                asked.latency = kept.0
+                requestedAttributes.withLock { $0 = asked }
+                latencyRequest.withLock { $0 = kept.1 }
+                resetCount.add(1, ordering: .relaxed)
             }
-            guard reset == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reset \(device)") }
-            // A reset starts every reverb's cross-fade again.
-            device.reverbMayFade(release: release)
-            let kept = try Self.keepPeriodsWhole(device, mode: asked.latency, asked: milliseconds, list: list) { code, reason in failure(code, member, reason) }
-            asked.latency = kept.0
-            requestedAttributes.withLock { $0 = asked }
-            latencyRequest.withLock { $0 = kept.1 }
-            resetCount.add(1, ordering: .relaxed)
         }
     }
 }

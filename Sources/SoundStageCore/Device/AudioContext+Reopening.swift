@@ -30,15 +30,16 @@ extension AudioContext {
             typealias Reopen = @convention(c) (OpaquePointer?, UnsafePointer<ALCchar>?, UnsafePointer<ALCint>?) -> ALCboolean
             let reopen = unsafeBitCast(address, to: Reopen.self)
             let milliseconds = Self.milliseconds(for: attributes.latency, after: serverLatencyRequest)
-            let done = try resetting {
-                try OpenAL.callALC(raw, Self.operationName(member), on: description) { PulseLatency.asking(milliseconds) { reopen(raw, name, list) } }
+            // Resetting until it is counted, the resets for whole periods with it.
+            return try resetting {
+                let done = try OpenAL.callALC(raw, Self.operationName(member), on: description) { PulseLatency.asking(milliseconds) { reopen(raw, name, list) } }
+                guard done == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reopen \(device) on \(name ?? "the default output")") }
+                let (mode, request) = try Self.keepPeriodsWhole(device, mode: attributes.latency, asked: milliseconds, list: list) { code, reason in failure(code, member, reason) }
+                if mode != attributes.latency { requestedAttributes.withLock { $0.latency = mode } }
+                latencyRequest.withLock { $0 = request }
+                resetCount.add(1, ordering: .relaxed)
+                return AudioDevice.outputName(raw) ?? device.name
             }
-            guard done == ALC_TRUE else { throw failure(.alcInvalidDevice, member, "OpenAL Soft could not reopen \(device) on \(name ?? "the default output")") }
-            let (mode, request) = try Self.keepPeriodsWhole(device, mode: attributes.latency, asked: milliseconds, list: list) { code, reason in failure(code, member, reason) }
-            if mode != attributes.latency { requestedAttributes.withLock { $0.latency = mode } }
-            latencyRequest.withLock { $0 = request }
-            resetCount.add(1, ordering: .relaxed)
-            return AudioDevice.outputName(raw) ?? device.name
         }
     }
 }

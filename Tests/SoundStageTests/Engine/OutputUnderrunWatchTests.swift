@@ -39,8 +39,36 @@ struct OutputUnderrunWatchTests {
         #expect(abs(seen[0] - 5) < 0.02 && abs(seen[1] - 5.5) < 0.02 && abs(seen[2] - 20) < 0.02, "\(seen)")
         #expect(watch.count(within: 10, before: 10) == 2)
         #expect(watch.count(within: 10, before: 29) == 1)
-        watch.restart()
+        watch.restart(at: 30)
         #expect(watch.count(within: 100, before: 30) == 0)
+    }
+
+    @Test("a dropout the server heard counts once: not again where the clocks showed it, not where the stream was made again within a second (a reset's start)")
+    func heardDropouts() {
+        var watch = OutputUnderrunWatch()
+        watch.restart(at: 10)
+        watch.serverHeard(seconds: 0.005)
+        #expect(watch.takeHeard(at: 10.9) == [.init(seconds: 0.005, counted: false, streamRemade: true)])
+        watch.serverHeard(seconds: 0.004)
+        #expect(watch.takeHeard(at: 11.1) == [.init(seconds: 0.004, counted: true, streamRemade: false)])
+        #expect(watch.count(within: 10, before: 12) == 1)
+        // The clocks saw one at 15 s (a 50 ms gap), the server's report of it comes after.
+        var t = 11.2, device = 11.2 - 0.021
+        var seen: [Double] = []
+        while t < 15.5 {
+            if !(t >= 15 && t < 15.05) { device += 0.01 }
+            if watch.observe(wall: t, device: device, slack: 0.021) { seen.append(t) }
+            t += 0.01
+        }
+        #expect(seen.count == 1, "\(seen)")
+        watch.serverHeard(seconds: 0.05)
+        watch.serverHeard(seconds: 0.003)
+        #expect(watch.takeHeard(at: 15.5) == [.init(seconds: 0.05, counted: false, streamRemade: false),
+                                              .init(seconds: 0.003, counted: true, streamRemade: false)])
+        #expect(watch.count(within: 10, before: 16) == 3)
+        // Not finite, not positive: nothing heard.
+        for bad in [Double.nan, .infinity, 0, -1] { watch.serverHeard(seconds: bad) }
+        #expect(watch.takeHeard(at: 16).isEmpty)
     }
 
     @Test("a device clock that stands still through a gap (the mixer starved, a stream made again) is one underrun, not one a tick")
