@@ -64,7 +64,7 @@ extension AudioEngine {
     public func setLatencyMode(_ mode: LatencyMode) throws {
         guard !isOffline else { throw failure(.invalidState, "setLatencyMode(_:)", "an offline engine has no sound server to ask") }
         guard !isShutDown else { throw failure(.invalidState, "setLatencyMode(_:)", "the engine was shut down") }
-        try changeLatency(LatencyStep(mode: mode, reason: .asked, underruns: 0))
+        try changeLatency(LatencyStep(mode: mode, from: nil, reason: .asked, underruns: 0))
         deliverEvents()
     }
 
@@ -106,7 +106,7 @@ extension AudioEngine {
         guard underrun, let safer = context.latencyMode?.safer else { return nil }
         let count = state.withLockedValue(held) { $0.underrunWatch.count(within: Self.underrunWindow, before: wall) }
         guard count >= Self.underrunsBeforeSteppingBack else { return nil }
-        return LatencyStep(mode: safer, reason: .underruns, underruns: count)
+        return LatencyStep(mode: safer, from: context.latencyMode, reason: .underruns, underruns: count)
     }
 
     /// Reports the dropouts the sound server heard since the last tick, each an underrun, and
@@ -130,7 +130,7 @@ extension AudioEngine {
         // Nor while a reset runs on another thread: the mode is changing.
         guard !late.isEmpty, mode != nil, context.followsLatencyModes, !context.isResetting, let safer = mode?.safer,
               wall - state.withLockedValue(held, { $0.latencyChangedAt }) > OutputUnderrunWatch.settling else { return nil }
-        return LatencyStep(mode: safer, reason: .dropouts, underruns: late.count)
+        return LatencyStep(mode: safer, from: mode, reason: .dropouts, underruns: late.count)
     }
 
     /// Takes `step`: the device reset, then the change noted and reported. The reset waits on
@@ -138,8 +138,13 @@ extension AudioEngine {
     /// lock held (`DeviceRoundTrip`), so the game's calls go on while the server answers.
     func changeLatency(_ step: LatencyStep) throws {
         let context = self.context
-        let from = context.latencyMode
-        try context.switchLatency(to: step.mode)
+        let from = step.from ?? context.latencyMode
+        if let stepFrom = step.from {
+            // A step back a tick decided on: not over a mode the game asked for meanwhile.
+            guard try context.stepLatency(from: stepFrom, to: step.mode) else { return }
+        } else {
+            try context.switchLatency(to: step.mode)
+        }
         OpenAL.lock.withLock { held in noteLatencyChange(held, context, from: from, to: step.mode, reason: step.reason, underruns: step.underruns) }
     }
 
@@ -171,6 +176,8 @@ extension AudioEngine {
 /// and the underruns that led to it.
 struct LatencyStep: Sendable {
     let mode: LatencyMode
+    /// The mode a step back is taken from (nil: one the game asked for, taken whatever holds).
+    let from: LatencyMode?
     let reason: LatencyChange.Reason
     let underruns: Int
 }

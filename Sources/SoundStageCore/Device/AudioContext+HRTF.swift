@@ -25,6 +25,7 @@ extension AudioContext {
         try resetDevice(member: member) { asked in
             asked.hrtf = request
             asked.hrtfName = name
+            return true
         }
     }
 }

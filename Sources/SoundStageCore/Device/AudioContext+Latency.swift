@@ -35,7 +35,22 @@ extension AudioContext {
                           ? "a loopback device has no sound server to ask"
                           : "the process set PULSE_LATENCY_MSEC=\(PulseLatency.setByProcess ?? "") itself, which decides")
         }
-        try resetDevice(member: member) { $0.latency = mode }
+        try resetDevice(member: member) { $0.latency = mode; return true }
+    }
+
+    /// Steps from `from` to `mode` (``switchLatency(to:)``), only if the device's stream still
+    /// holds `from` when the reset is made: a step back an engine's tick decided on, which a
+    /// change the game made meanwhile on another thread replaces. Returns whether it stepped.
+    package func stepLatency(from: LatencyMode, to mode: LatencyMode) throws -> Bool {
+        guard followsLatencyModes else { return false }
+        var stepped = false
+        try resetDevice(member: "switchLatency(to:)") { asked in
+            guard asked.latency == from else { return false }
+            asked.latency = mode
+            stepped = true
+            return true
+        }
+        return stepped
     }
 
     /// How many times the device was reset or reopened in place since the context was made: its
@@ -56,10 +71,11 @@ extension AudioContext {
 
     /// Resets the device (`alcResetDeviceSOFT`) with its attributes as `change` leaves them,
     /// which it keeps: read, reset and kept inside one `DeviceRoundTrip`, so two changes at
-    /// once (an HRTF switch, a latency step) do not undo each other. The reset waits on the
+    /// once (an HRTF switch, a latency step) do not undo each other. Nothing is reset where
+    /// `change` returns false (it found nothing to change). The reset waits on the
     /// sound server; a caller that holds no gateway lock makes it without one, so the game's
     /// other calls go on meanwhile.
-    func resetDevice(member: String, _ change: (inout ContextAttributes) -> Void) throws {
+    func resetDevice(member: String, _ change: (inout ContextAttributes) -> Bool) throws {
         // A lost device cannot be reset: OpenAL Soft 1.19.1 refuses it with an ALC error.
         guard device.isConnected else {
             throw failure(.invalidState, member, "\(device) is lost (disconnected); ask again once the output is back")
@@ -68,13 +84,13 @@ extension AudioContext {
         // An HRTF by name is looked up under the gateway's lock, which the round trip does not
         // take: read now, and only then (OpenAL Soft lists them under its device's lock).
         var preview = attributes
-        change(&preview)
+        _ = change(&preview)
         let hrtfs = preview.hrtfName != nil ? device.availableHRTFs : []
         try DeviceRoundTrip.run(on: raw) {
             // Closing the device happens inside a round trip too: not meanwhile.
             guard !handle.isClosed else { throw failure(.deviceClosed, member, "its device was closed") }
             var asked = attributes
-            change(&asked)
+            guard change(&asked) else { return }
             var list = try Self.attributeList(asked, device: device, availableHRTFs: hrtfs) { code, reason in failure(code, member, reason) }
             // OpenAL Soft 1.19.1 resets nothing for an empty list on a running device: the
             // frequency it has is asked for again.
