@@ -24,12 +24,14 @@ extension MonitorSession {
 
     /// The server's default sink as it says now: `.some(nil)` when it has none, nil when the
     /// monitor is not connected or no answer came in time (`timeout` on the monitor's
-    /// connection, ``freshAskTimeout`` on a connection of its own). Not on the loop thread (it
-    /// would wait for itself).
+    /// connection, ``freshAskTimeout`` on a connection of its own), or when the monitor was
+    /// busy for `timeout` (its ducking starts and stops hold it up to 2 s, waiting on the
+    /// server: the engine's service thread asks, and must not wait that long). Not on the loop
+    /// thread (it would wait for itself).
     func askDefaultSink(timeout: Duration) -> String?? {
         guard libpulse.threaded_mainloop_in_thread(loop.raw) == 0 else { return nil }
         // Held while the answer is awaited: the mainloop is not freed under a question.
-        return lifecycle.withLock { freed -> String?? in
+        return lifecycle.withLock(waitingAtMost: timeout) { freed -> String?? in
             guard !freed else { return nil }
             let answer = LockedBox<String??>(nil)
             libpulse.threaded_mainloop_lock(loop.raw)
@@ -59,7 +61,7 @@ extension MonitorSession {
                 libpulse.threaded_mainloop_unlock(loop.raw)
             }
             return said
-        }
+        } ?? nil
     }
 
     /// Asks over the monitor's connection. Mainloop lock held.

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import SoundStageCore
+
+/// A lock taken with a bound on the wait (`withLock(waitingAtMost:)`): what an engine's service
+/// thread uses where another thread may hold the lock for seconds.
+@Suite("LockedBox: a lock waited for at most so long")
+struct LockedBoxTests {
+    @Test("free, it runs the body; held by another thread all along, nil after the wait and the body not run; let go within the wait, it runs")
+    func boundedWait() throws {
+        let box = LockedBox(0)
+        #expect(box.withLock(waitingAtMost: .milliseconds(10)) { value -> Int in value += 1; return value } == 1)
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            box.withLock { _ in
+                holding.signal()
+                release.wait()
+            }
+            released.signal()
+        }
+        holding.wait()
+        let began = ContinuousClock.now
+        let refused = box.withLock(waitingAtMost: .milliseconds(50)) { value -> Int in value += 1; return value }
+        let waited = ContinuousClock.now - began
+        #expect(refused == nil)
+        // It waited (not refused at once), and the body did not run.
+        #expect(waited >= .milliseconds(45), "\(waited)")
+        // Let go while another waits up to 5 s: that one runs.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { release.signal() }
+        #expect(box.withLock(waitingAtMost: .seconds(5)) { value -> Int in value += 1; return value } == 2)
+        released.wait()
+        // Waits past a second's boundary are whole (the nanoseconds carried).
+        #expect(box.withLock(waitingAtMost: .milliseconds(1_999)) { $0 } == 2)
+    }
+}
