@@ -43,11 +43,12 @@ extension AudioContext {
     /// change the game made meanwhile on another thread replaces. Returns whether it stepped.
     package func stepLatency(from: LatencyMode, to mode: LatencyMode) throws -> Bool {
         guard followsLatencyModes else { return false }
+        // The change is also previewed outside the round trip: what counts is its last call.
         var stepped = false
         try resetDevice(member: "switchLatency(to:)") { asked in
-            guard asked.latency == from else { return false }
+            stepped = asked.latency == from
+            guard stepped else { return false }
             asked.latency = mode
-            stepped = true
             return true
         }
         return stepped
