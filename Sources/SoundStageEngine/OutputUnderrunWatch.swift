@@ -79,21 +79,25 @@ struct OutputUnderrunWatch: Sendable {
         /// Whether it counts as an underrun (not the one the clocks showed already, nor the
         /// stream's remaking).
         var counted: Bool
-        /// Whether it was heard while the stream was being made again or within ``sameGap``
-        /// seconds after (a reset, a move, a pause): that stream's start, not the machine late.
+        /// Whether it was heard while the stream was being made again or as it started (a
+        /// reset, a move, a pause; ``takeHeard(at:)``): that stream's start, not the machine late.
         var streamRemade: Bool
     }
 
     /// The dropouts the server heard since the last call, each now counted as an underrun at
     /// `wall` (they are the ones a listener heard, whatever the clocks showed), unless the
     /// clocks showed it already (the first heard within ``sameGap`` seconds of an underrun the
-    /// clocks showed is that one) or the stream was made again within ``sameGap`` seconds
-    /// (``restart(at:)``): neither is `counted`.
+    /// clocks showed is that one) or the stream was made again (``restart(at:)``) and has not
+    /// yet started: its clock has not moved and settled, within ``longestRemaking`` seconds,
+    /// and ``sameGap`` at least. Neither is `counted`.
     mutating func takeHeard(at wall: Double) -> [Heard] {
         defer { heard.removeAll() }
         underruns.removeAll { wall - $0 > Self.kept }
+        // The stream's start lasts until its clock moved and settled (``settling``), or
+        // ``longestRemaking`` where it is not watched; a second at least.
+        let remaking = max(restartedAt + Self.sameGap, min(settledAt, restartedAt + Self.longestRemaking))
         return heard.map { seconds in
-            if wall - restartedAt <= Self.sameGap {
+            if wall <= remaking {
                 return Heard(seconds: seconds, counted: false, streamRemade: true)
             }
             if let seen = clockSeen, wall - seen <= Self.sameGap {
@@ -107,6 +111,10 @@ struct OutputUnderrunWatch: Sendable {
 
     /// When the stream was last seen being made again (wall seconds, ``restart(at:)``).
     private var restartedAt = -Double.infinity
+    /// How long after a stream is made again a dropout heard is still its start at most
+    /// (seconds): its clock stands still up to 1.8 s (``waitingFrom``), then settles for
+    /// ``settling``.
+    static let longestRemaking = 3.0
 
     /// When the clocks last showed an underrun the server's report has not matched yet.
     private var clockSeen: Double?
