@@ -198,6 +198,8 @@ extension AudioEngine {
         let (serverLost, silent) = state.withLockedValue(held) { s in
             (s.serverLostAt.map { abs((lost.since - $0).seconds) < AudioEngine.serverLossWindow } ?? false, s.silent != nil)
         }
+        // Whether the session's monitor was too busy to say (asked again at the shortest wait).
+        var busy = false
         do {
             // The device asked for by name if it is back, the default device otherwise.
             var target = Output.defaultDevice
@@ -205,7 +207,8 @@ extension AudioEngine {
             // Not on a server that is not back yet, nor on its placeholder sink: OpenAL Soft
             // lists both a while, and an open there fails, or lasts until the real sink comes.
             let server = session?.soundServerOutput ?? .unwatched
-            if let reason = server.notReady, server == .gone || target == .defaultDevice {
+            busy = server == .busy
+            if let reason = server.notReady, server == .gone || busy || target == .defaultDevice {
                 throw failure(.noOutputDevice, "update()", reason)
             }
             let device = try Self.open(target)
@@ -223,15 +226,18 @@ extension AudioEngine {
         } catch {
             let error = error as? SoundStageError ?? failure(.noOutputDevice, "update()", "\(error)")
             state.withLockedValue(held) { s in
-                let wait = lost.wait
+                let wait = busy ? Self.reopenWaits.lowerBound : lost.wait
                 s.lost?.nextAttempt = now + .seconds(wait)
+                // A busy monitor is asked again at the shortest wait, unannounced: nothing new
+                // is known of the output.
+                guard !busy else { return }
                 s.lost?.wait = min(wait * 2, Self.reopenWaits.upperBound)
                 s.outbox.append(.engine(.outputUnavailable(device: previous, error: error, retryInSeconds: wait)))
             }
-            if lost.wait == Self.reopenWaits.lowerBound {
+            if lost.wait == Self.reopenWaits.lowerBound, !busy {
                 session?.post(.outputUnavailable(device: previous, reason: error.reason))
             }
-            if !silent, state.withLockedValue(held, { $0.fallsBackToSilentOutput }) { moveToSilentOutput(held, lost, now: now) }
+            if !silent, !busy, state.withLockedValue(held, { $0.fallsBackToSilentOutput }) { moveToSilentOutput(held, lost, now: now) }
             return false
         }
     }

@@ -17,21 +17,31 @@ import SoundStageCore
 /// 0.3.65 it named one after the sink it named was gone, although the check had heard the new
 /// default 0.2 s after the loss: the engine waited for "the placeholder" the whole 10 s, every
 /// retry answered so.
+/// What ``MonitorSession/askDefaultSink(timeout:)`` learnt.
+enum DefaultSinkAnswer: Equatable {
+    /// The server's default sink (nil: it has none).
+    case said(String?)
+    /// No answer: the monitor is not connected, or the server did not answer in time.
+    case none
+    /// The monitor was busy the whole wait (its lock held by a ducking change).
+    case busy
+}
+
 extension MonitorSession {
     /// The longest wait for a connection made for the question: its connection and its
     /// answer.
     static let freshAskTimeout: Duration = .milliseconds(300)
 
-    /// The server's default sink as it says now: `.some(nil)` when it has none, nil when the
-    /// monitor is not connected or no answer came in time (`timeout` on the monitor's
-    /// connection, ``freshAskTimeout`` on a connection of its own), or when the monitor was
-    /// busy for `timeout` (its ducking starts and stops hold it up to 2 s, waiting on the
+    /// The server's default sink as it says now (`.said(nil)` when it has none); `.none` when
+    /// the monitor is not connected or no answer came in time (`timeout` on the monitor's
+    /// connection, ``freshAskTimeout`` on a connection of its own); `.busy` when the monitor
+    /// was busy for `timeout` (its ducking starts and stops hold it up to 2 s, waiting on the
     /// server: the engine's service thread asks, and must not wait that long). Not on the loop
     /// thread (it would wait for itself).
-    func askDefaultSink(timeout: Duration) -> String?? {
-        guard libpulse.threaded_mainloop_in_thread(loop.raw) == 0 else { return nil }
+    func askDefaultSink(timeout: Duration) -> DefaultSinkAnswer {
+        guard libpulse.threaded_mainloop_in_thread(loop.raw) == 0 else { return .none }
         // Held while the answer is awaited: the mainloop is not freed under a question.
-        return lifecycle.withLock(waitingAtMost: timeout) { freed -> String?? in
+        let answer = lifecycle.withLock(waitingAtMost: timeout) { freed -> String?? in
             guard !freed else { return nil }
             let answer = LockedBox<String??>(nil)
             libpulse.threaded_mainloop_lock(loop.raw)
@@ -61,7 +71,9 @@ extension MonitorSession {
                 libpulse.threaded_mainloop_unlock(loop.raw)
             }
             return said
-        } ?? nil
+        }
+        guard let answer else { return .busy }
+        return answer.map { .said($0) } ?? .none
     }
 
     /// Asks over the monitor's connection. Mainloop lock held.

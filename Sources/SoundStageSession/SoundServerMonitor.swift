@@ -201,7 +201,8 @@ final class SoundServerMonitor: Sendable {
     /// not yet seen), must be a sink the monitor knows and not the placeholder. Not on the
     /// monitor's thread. Waits up to 100 ms for the server's answer on PulseAudio (the
     /// monitor's socket: under 1 ms unless it is going), up to 300 ms on PipeWire (a connection
-    /// made for it, `MonitorSession+DefaultAsk`); none is `.gone`.
+    /// made for it, `MonitorSession+DefaultAsk`); none is `.gone`, a monitor busy that long
+    /// (a ducking change) `.busy`.
     var output: SoundServerOutput {
         guard let session else { return .unwatched }
         let known = session.state.withLock { s -> SoundServerOutput in
@@ -209,7 +210,12 @@ final class SoundServerMonitor: Sendable {
             return .ready
         }
         guard known == .ready else { return known }
-        guard let said = session.askDefaultSink(timeout: .milliseconds(100)) else { return .gone }
+        let said: String?
+        switch session.askDefaultSink(timeout: .milliseconds(100)) {
+        case .said(let name): said = name
+        case .none: return .gone
+        case .busy: return .busy
+        }
         guard let name = said, name != Self.placeholderSinkName else { return .placeholder }
         return session.state.withLock { $0.sinks.values.contains { $0.name == name } } ? .ready : .placeholder
     }

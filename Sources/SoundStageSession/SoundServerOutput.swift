@@ -13,12 +13,16 @@ package enum SoundServerOutput: Sendable, Equatable {
     case placeholder
     /// The server is up and its default sink is a real one.
     case ready
+    /// The monitor could not be asked now: a ducking change held it (waiting on the server)
+    /// longer than the question may wait. Ask again soon.
+    case busy
 
     /// Why a device should not be opened now; nil when it may be.
     package var notReady: String? {
         switch self {
         case .unwatched, .ready: nil
         case .gone: "the sound server went away and is not back yet"
+        case .busy: "the sound server's monitor is busy (a ducking change waits on the server): asking again shortly"
         case .placeholder: "the sound server offers only its placeholder sink (\(SoundServerMonitor.placeholderSinkName), 'Dummy Output'), which it removes as soon as another sink comes: waiting for that one"
         }
     }

@@ -42,17 +42,13 @@ package final class LockedBox<Value>: @unchecked Sendable {
         return try body(&storage.pointee)
     }
 
-    /// Takes the lock if it comes within `timeout` and runs `body` on the value; nil, and
-    /// `body` not run, when it did not come (another thread held it all that time). For a
-    /// thread that must not wait long, such as an engine's service thread.
+    /// Takes the lock if it comes within `timeout` (0 to an hour; of the realtime clock, as
+    /// ``RecursiveLock``'s bounded wait) and runs `body` on the value; nil, and `body` not run,
+    /// when it did not come (another thread held it all that time). For a thread that must not
+    /// wait long, such as an engine's service thread.
     package func withLock<R, E: Error>(waitingAtMost timeout: Duration, _ body: (inout Value) throws(E) -> R) throws(E) -> R? {
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
         let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
-        deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
-        deadline.tv_nsec = nanoseconds % 1_000_000_000
-        guard pthread_mutex_timedlock(mutex, &deadline) == 0 else { return nil }
+        guard RecursiveLock.lock(mutex, within: Double(seconds) + Double(attoseconds) * 1e-18) else { return nil }
         defer { pthread_mutex_unlock(mutex) }
         return try body(&storage.pointee)
     }

@@ -29,7 +29,8 @@ struct LockedBoxTests {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { release.signal() }
         #expect(box.withLock(waitingAtMost: .seconds(5)) { value -> Int in value += 1; return value } == 2)
         released.wait()
-        // Waits past a second's boundary are whole (the nanoseconds carried).
-        #expect(box.withLock(waitingAtMost: .milliseconds(1_999)) { $0 } == 2)
+        // Waits out of range are bounded (0 s to an hour), no trap: a free lock is taken.
+        #expect(box.withLock(waitingAtMost: .seconds(-5)) { $0 } == 2)
+        #expect(box.withLock(waitingAtMost: .seconds(Int64.max)) { $0 } == 2)
     }
 }
