@@ -41,6 +41,8 @@ final class SDLWindow {
         // the X server does not answer (seen once under Xvfb on a loaded machine), and the game
         // would play with no window on the screen.
         if (environment["SDL_VIDEODRIVER"] ?? "").isEmpty {
+            // Set but empty, the variable would outrank the hint, and SDL try every driver.
+            unsetenv("SDL_VIDEODRIVER")
             let drivers = [("DISPLAY", "x11"), ("WAYLAND_DISPLAY", "wayland")].filter { !(environment[$0.0] ?? "").isEmpty }.map(\.1)
             _ = sdl.SetHint("SDL_VIDEODRIVER", drivers.joined(separator: ","))
         }
@@ -48,7 +50,8 @@ final class SDLWindow {
         // is asked again twice, half a second apart, each refusal said.
         var attempt = 1
         while sdl.Init(UInt32(SDL_INIT_VIDEO)) != 0 {
-            let reason = "the display \(environment["DISPLAY"] ?? environment["WAYLAND_DISPLAY"] ?? "") did not open (\(Self.lastError(sdl)))"
+            let display = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { environment[$0] }.first { !$0.isEmpty } ?? "named"
+            let reason = "the display \(display) did not open (\(Self.lastError(sdl)))"
             guard attempt < Self.attempts else { throw Unavailable(description: "no display for a window: \(reason)") }
             FileHandle.standardError.write(Data("drumdub: \(reason); asking again\n".utf8))
             attempt += 1
