@@ -252,6 +252,8 @@ struct FaultInjectionDeviceLossTests {
         #expect(moves.max() ?? .infinity < 1000, "each move within a second of the unload: \(Self.spread(moves)) ms; the slowest, cycle \(slowest?.cycle ?? 0), the game printing \(slowest?.lines ?? [])")
         print("device loss (sink unloaded), \(Self.cycles) cycles: the effect moved after \(Self.spread(moves)) ms (min / median / max), "
               + "as \(reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
-              + "the tone on the other sink \(Self.spread(onsets)) ms after the move, at \(Self.spread(levels)) dB")
+              + "the tone on the other sink \(Self.spread(onsets)) ms after the move, at \(Self.spread(levels)) dB"
+              // What a slow move waited for, even where it passed (873 ms of 1,000 seen in CI).
+              + ((slowest?.ms ?? 0) > 300 ? "; the slowest, cycle \(slowest?.cycle ?? 0), the game printing \(slowest?.lines ?? [])" : ""))
     }
 }
