@@ -155,8 +155,8 @@ extension READMESamples {
         _ = (engine, seconds)   // the values the sample shows
     }
 
-    /// README.md:834
-    static func line834() async throws {
+    /// README.md:839
+    static func line839() async throws {
         try AudioSession.shared.setCategory(.playAndRecord)      // as AVAudioRecorder, only record and playAndRecord record
         let recorder = try Recorder(url: URL(fileURLWithPath: "take.ogg"), settings: RecorderSettings(channels: 2, quality: 0.6))
         recorder.isMeteringEnabled = true
@@ -178,6 +178,6 @@ extension READMESamples {
         DocSample("README.md:465", line465),
         DocSample("README.md:645", line645),
         DocSample("README.md:716", line716),
-        DocSample("README.md:834", line834),
+        DocSample("README.md:839", line839),
     ]
 }
