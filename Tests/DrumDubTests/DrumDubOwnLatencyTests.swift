@@ -26,7 +26,10 @@ struct DrumDubOwnLatencyTests {
         let first = recording.frames(channels: 2)
         let start = ContinuousClock.now
         var beat = 0
+        // When each drum was asked, in seconds after the start.
+        var asked: [Double] = []
         while ContinuousClock.now - start < .seconds(Self.seconds) {
+            asked.append((ContinuousClock.now - start).seconds)
             try game.press(["1", "2", "3", "4"][beat % 4])
             if beat % 2 == 1 { try game.press("r") }
             beat += 1
@@ -40,8 +43,17 @@ struct DrumDubOwnLatencyTests {
         let samples = Array(recording.samples.dropFirst(2 * first)), second = 2 * 48_000
         let seconds = samples.count / second
         #expect(Double(seconds) >= Self.seconds - 1, "\(seconds) s recorded of \(Self.seconds)")
-        let quiet = (1..<max(1, seconds)).filter { Measure.dB(Array(samples[($0 * second)..<(($0 + 1) * second)])) < -50 }
-        print("drumdub with PULSE_LATENCY_MSEC=\(milliseconds): \(beat) drums, \(beat / 2) reverb changes, \(seconds) s recorded, \(quiet.count) silent seconds")
-        #expect(quiet.isEmpty, "silent seconds of the recording: \(quiet.prefix(10))")
+        let silent = (1..<max(1, seconds)).filter { Measure.dB(Array(samples[($0 * second)..<(($0 + 1) * second)])) < -50 }
+        // A second the test itself asked fewer than two drums for (its own thread late on a
+        // loaded machine: each key is a tmux call) says nothing of the game; its drums are
+        // looked for from 0.2 s before the second (the recording starts a little after the
+        // clock) to 0.2 s before its end (the output's latency).
+        let drumsAsked = { (k: Int) in asked.filter { $0 >= Double(k) - 0.2 && $0 < Double(k) + 0.8 }.count }
+        let quiet = silent.filter { drumsAsked($0) >= 2 }
+        let unasked = silent.filter { drumsAsked($0) < 2 }
+        let longestPause = zip(asked, asked.dropFirst()).map { $1 - $0 }.max() ?? 0
+        print("drumdub with PULSE_LATENCY_MSEC=\(milliseconds): \(beat) drums, \(beat / 2) reverb changes, \(seconds) s recorded, \(quiet.count) silent seconds"
+              + " (and \(unasked.count) the test asked fewer than two drums for: \(unasked.prefix(10)); its longest pause between drums \(longestPause) s)")
+        #expect(quiet.isEmpty, "silent seconds of the recording, with the drums asked in each: \(quiet.prefix(10).map { "\($0): \(drumsAsked($0))" })")
     }
 }
