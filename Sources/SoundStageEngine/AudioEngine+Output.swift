@@ -198,8 +198,9 @@ extension AudioEngine {
         let (serverLost, silent) = state.withLockedValue(held) { s in
             (s.serverLostAt.map { abs((lost.since - $0).seconds) < AudioEngine.serverLossWindow } ?? false, s.silent != nil)
         }
-        // Whether the session's monitor was too busy to say (asked again at the shortest wait).
-        var busy = false
+        // Whether the session's monitor was too busy to say, or the server did not answer it
+        // in time (both asked again at the shortest wait).
+        var busy = false, late = false
         do {
             // The device asked for by name if it is back, the default device otherwise.
             var target = Output.defaultDevice
@@ -208,7 +209,8 @@ extension AudioEngine {
             // lists both a while, and an open there fails, or lasts until the real sink comes.
             let server = session?.soundServerOutput ?? .unwatched
             busy = server == .busy
-            if let reason = server.notReady, server == .gone || busy || target == .defaultDevice {
+            late = server == .late
+            if let reason = server.notReady, server == .gone || busy || late || target == .defaultDevice {
                 throw failure(.noOutputDevice, "update()", reason)
             }
             let device = try Self.open(target)
@@ -225,18 +227,20 @@ extension AudioEngine {
             return true
         } catch {
             let error = error as? SoundStageError ?? failure(.noOutputDevice, "update()", "\(error)")
-            state.withLockedValue(held) { s in
+            let announce = state.withLockedValue(held) { s -> Bool in
                 let wait = busy ? Self.reopenWaits.lowerBound : lost.wait
                 s.lost?.nextAttempt = now + .seconds(wait)
                 // A busy monitor is asked again at the shortest wait, unannounced: nothing new
-                // is known of the output.
-                guard !busy else { return }
-                s.lost?.wait = min(wait * 2, Self.reopenWaits.upperBound)
+                // is known of the output. A late server is asked again after the same wait, not
+                // doubled, and announced once: it answers as soon as it is done with what held
+                // it (a sink's streams moved), and doubling there made a quick move last 1.45 s.
+                guard !busy, !(late && lost.announced) else { return false }
+                if !late { s.lost?.wait = min(wait * 2, Self.reopenWaits.upperBound) }
                 s.outbox.append(.engine(.outputUnavailable(device: previous, error: error, retryInSeconds: wait)))
+                defer { s.lost?.announced = true }
+                return !lost.announced && lost.wait == Self.reopenWaits.lowerBound
             }
-            if lost.wait == Self.reopenWaits.lowerBound, !busy {
-                session?.post(.outputUnavailable(device: previous, reason: error.reason))
-            }
+            if announce { session?.post(.outputUnavailable(device: previous, reason: error.reason)) }
             if !silent, !busy, state.withLockedValue(held, { $0.fallsBackToSilentOutput }) { moveToSilentOutput(held, lost, now: now) }
             return false
         }

@@ -74,6 +74,8 @@ struct LostOutput {
     var nextAttempt: ContinuousClock.Instant
     /// The wait before the attempt after that, in seconds (doubling up to 2 s).
     var wait: Double
+    /// Whether the loss was told to the session (``AudioSession`` posts it once).
+    var announced = false
 }
 
 /// Players to start together at an engine time.

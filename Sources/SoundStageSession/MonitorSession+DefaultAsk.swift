@@ -21,8 +21,13 @@ import SoundStageCore
 enum DefaultSinkAnswer: Equatable {
     /// The server's default sink (nil: it has none).
     case said(String?)
-    /// No answer: the monitor is not connected, or the server did not answer in time.
-    case none
+    /// No answer: the monitor is not connected.
+    case unconnected
+    /// The question was asked and the server did not answer in time: a server busy with
+    /// something else (PulseAudio moving every stream off a sink it unloads), or stopped. In
+    /// a CI run a move off an unloaded sink took 1.45 s where this was read as the server
+    /// gone: its waits doubled (50, 100, 200, 400 ms) for a server that answered soon after.
+    case late
     /// The monitor was busy the whole wait (its lock held by a ducking change).
     case busy
 }
@@ -32,17 +37,18 @@ extension MonitorSession {
     /// answer.
     static let freshAskTimeout: Duration = .milliseconds(300)
 
-    /// The server's default sink as it says now (`.said(nil)` when it has none); `.none` when
-    /// the monitor is not connected or no answer came in time (`timeout` on the monitor's
-    /// connection, ``freshAskTimeout`` on a connection of its own); `.busy` when the monitor
+    /// The server's default sink as it says now (`.said(nil)` when it has none);
+    /// `.unconnected` when the monitor is not connected; `.late` when no answer came in time
+    /// (`timeout` on the monitor's connection, ``freshAskTimeout`` on a connection of its
+    /// own); `.busy` when the monitor
     /// was busy for `timeout` (its ducking starts and stops hold it up to 2 s, waiting on the
     /// server: the engine's service thread asks, and must not wait that long). Not on the loop
     /// thread (it would wait for itself).
     func askDefaultSink(timeout: Duration) -> DefaultSinkAnswer {
-        guard libpulse.threaded_mainloop_in_thread(loop.raw) == 0 else { return .none }
+        guard libpulse.threaded_mainloop_in_thread(loop.raw) == 0 else { return .unconnected }
         // Held while the answer is awaited: the mainloop is not freed under a question.
-        let answer = lifecycle.withLock(waitingAtMost: timeout) { freed -> String?? in
-            guard !freed else { return nil }
+        let answer = lifecycle.withLock(waitingAtMost: timeout) { freed -> DefaultSinkAnswer in
+            guard !freed else { return .unconnected }
             let answer = LockedBox<String??>(nil)
             libpulse.threaded_mainloop_lock(loop.raw)
             let (context, pipeWire) = state.withLock { s in
@@ -57,7 +63,7 @@ extension MonitorSession {
                 }
             }
             libpulse.threaded_mainloop_unlock(loop.raw)
-            guard context != nil else { return nil }
+            guard context != nil else { return .unconnected }
             let deadline = ContinuousClock.now + (pipeWire ? Self.freshAskTimeout : timeout)
             var said: String??
             while ContinuousClock.now < deadline {
@@ -70,10 +76,9 @@ extension MonitorSession {
                 retire(fresh)
                 libpulse.threaded_mainloop_unlock(loop.raw)
             }
-            return said
+            return said.map { .said($0) } ?? .late
         }
-        guard let answer else { return .busy }
-        return answer.map { .said($0) } ?? .none
+        return answer ?? .busy
     }
 
     /// Asks over the monitor's connection. Mainloop lock held.

@@ -201,8 +201,8 @@ final class SoundServerMonitor: Sendable {
     /// not yet seen), must be a sink the monitor knows and not the placeholder. Not on the
     /// monitor's thread. Waits up to 100 ms for the server's answer on PulseAudio (the
     /// monitor's socket: under 1 ms unless it is going), up to 300 ms on PipeWire (a connection
-    /// made for it, `MonitorSession+DefaultAsk`); none is `.gone`, a monitor busy that long
-    /// (a ducking change) `.busy`.
+    /// made for it, `MonitorSession+DefaultAsk`): no answer in that time is `.late`, a monitor
+    /// not connected `.gone`, a monitor busy that long (a ducking change) `.busy`.
     var output: SoundServerOutput {
         guard let session else { return .unwatched }
         let known = session.state.withLock { s -> SoundServerOutput in
@@ -213,7 +213,8 @@ final class SoundServerMonitor: Sendable {
         let said: String?
         switch session.askDefaultSink(timeout: .milliseconds(100)) {
         case .said(let name): said = name
-        case .none: return .gone
+        case .unconnected: return .gone
+        case .late: return .late
         case .busy: return .busy
         }
         guard let name = said, name != Self.placeholderSinkName else { return .placeholder }
