@@ -42,7 +42,7 @@ package final class LockedBox<Value>: @unchecked Sendable {
         return try body(&storage.pointee)
     }
 
-    /// Takes the lock if it comes within `timeout` (0 to an hour; of the realtime clock, as
+    /// Takes the lock if it comes within `timeout` (0 to an hour; of the monotonic clock, as
     /// ``RecursiveLock``'s bounded wait) and runs `body` on the value; nil, and `body` not run,
     /// when it did not come (another thread held it all that time). For a thread that must not
     /// wait long, such as an engine's service thread.

@@ -89,14 +89,19 @@ package struct RecursiveLock: @unchecked Sendable {
         return true
     }
 
-    /// Takes `mutex` within `seconds` (of the realtime clock, as `pthread_mutex_timedlock`
-    /// measures): whether it did.
+    /// Takes `mutex` within `seconds` (0 to an hour, of the monotonic clock): whether it did.
+    /// A step of the wall clock (NTP, the user setting the time) neither ends the wait early
+    /// nor makes it longer, as `pthread_mutex_timedlock`'s realtime deadline would: an early
+    /// end read as "busy" to the engine's question of the server's default.
     static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>, within seconds: Double) -> Bool {
+        let clockLock = MutexClockLock.lock
+        let clock = clockLock == nil ? CLOCK_REALTIME : CLOCK_MONOTONIC
         var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
+        clock_gettime(clock, &deadline)
         let nanoseconds = Int(deadline.tv_nsec) + Int(max(0, min(seconds, 3_600)) * 1e9)
         deadline.tv_sec += nanoseconds / 1_000_000_000
         deadline.tv_nsec = nanoseconds % 1_000_000_000
+        if let clockLock { return clockLock(mutex, clock, &deadline) == 0 }
         return pthread_mutex_timedlock(mutex, &deadline) == 0
     }
 

@@ -29,3 +29,12 @@ private enum HeapTrim {
     static let trim: (@convention(c) (Int) -> Int32)? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim")
         .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
 }
+
+/// glibc's `pthread_mutex_clocklock` (2.30 and later), looked up at run time: the Swift module
+/// does not declare it. Nil where the C library has none (``RecursiveLock``'s bounded wait is
+/// then of the realtime clock).
+enum MutexClockLock {
+    typealias Lock = @convention(c) (UnsafeMutablePointer<pthread_mutex_t>, clockid_t, UnsafePointer<timespec>) -> Int32
+    static let lock: Lock? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_mutex_clocklock")
+        .map { unsafeBitCast($0, to: Lock.self) }
+}

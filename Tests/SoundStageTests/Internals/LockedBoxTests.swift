@@ -33,4 +33,14 @@ struct LockedBoxTests {
         #expect(box.withLock(waitingAtMost: .seconds(-5)) { $0 } == 2)
         #expect(box.withLock(waitingAtMost: .seconds(Int64.max)) { $0 } == 2)
     }
+
+    /// The wait is of the monotonic clock where glibc has `pthread_mutex_clocklock` (2.30 and
+    /// later; Debian 12 has 2.36), so a step of the wall clock cannot end it early. The step
+    /// itself is not made here: it would change the machine's time for everything else on it.
+    @Test("the bounded wait is of the monotonic clock on this C library")
+    func monotonicWait() {
+        #if canImport(Glibc)
+        #expect(MutexClockLock.lock != nil, "glibc without pthread_mutex_clocklock: the wait is of the realtime clock")
+        #endif
+    }
 }
